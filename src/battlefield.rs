@@ -1,0 +1,347 @@
+//! The battlefield: the table (or grid), its terrain and the units on it, with the queries
+//! rules ask ("who is within 2 inches?", "nearest enemy", "can A see B?").
+//!
+//! Units keep their place in the list for the whole game, even when removed from play, so an
+//! index is a stable handle for a unit; ids map to indices.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::{self, CONTACT_TOLERANCE, Point};
+use crate::grid::Grid;
+use crate::suggest;
+use crate::terrain::Terrain;
+use crate::unit::Unit;
+
+/// What blocks a line of sight.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Sight {
+    /// Nothing in the way.
+    Clear,
+    /// A terrain feature, by index.
+    Terrain(usize),
+    /// Another unit, by index.
+    Unit(usize),
+}
+
+/// The table and everything on it.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Battlefield {
+    /// Table width (west to east), inches.
+    pub width: f64,
+    /// Table depth (south to north), inches.
+    pub depth: f64,
+    /// The grid of areas, for area-based rules.
+    pub grid: Option<Grid>,
+    /// Terrain features.
+    pub terrain: Terrain,
+    units: Vec<Unit>,
+    #[serde(skip)]
+    index: HashMap<String, usize>,
+}
+
+impl Battlefield {
+    /// An empty table of the given size in inches.
+    pub fn new(width: f64, depth: f64) -> Self {
+        Battlefield {
+            width,
+            depth,
+            ..Battlefield::default()
+        }
+    }
+
+    /// Adds a unit; ids must be unique.
+    pub fn add_unit(&mut self, unit: Unit) -> Result<usize, String> {
+        if self.index.contains_key(&unit.id) {
+            return Err(format!("two units have the id `{}`", unit.id));
+        }
+        let idx = self.units.len();
+        self.index.insert(unit.id.clone(), idx);
+        self.units.push(unit);
+        Ok(idx)
+    }
+
+    /// Rebuilds the id index (after deserialising).
+    pub fn reindex(&mut self) {
+        self.index = self
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.id.clone(), i))
+            .collect();
+    }
+
+    /// Every unit, in play or not, in scenario order.
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// The unit at an index.
+    pub fn get(&self, idx: usize) -> Option<&Unit> {
+        self.units.get(idx)
+    }
+
+    /// The unit at an index, to change it (the session logs the change).
+    pub fn get_mut(&mut self, idx: usize) -> Option<&mut Unit> {
+        self.units.get_mut(idx)
+    }
+
+    /// The index of the unit with this id.
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+
+    /// The unit with this id.
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.index_of(id).map(|i| &self.units[i])
+    }
+
+    /// Finds a unit by id or by an unambiguous prefix of one; the error says what went wrong
+    /// and suggests the closest id.
+    pub fn resolve(&self, text: &str) -> Result<usize, String> {
+        if let Some(i) = self.index_of(text) {
+            return Ok(i);
+        }
+        let matches: Vec<usize> = (0..self.units.len())
+            .filter(|&i| self.units[i].id.starts_with(text))
+            .collect();
+        match matches.as_slice() {
+            [one] if !text.is_empty() => Ok(*one),
+            [] | [_] => Err(format!(
+                "unknown unit `{text}`{}",
+                suggest::suggestion_suffix(text, self.units.iter().map(|u| u.id.as_str()))
+            )),
+            many => {
+                let names: Vec<&str> = many
+                    .iter()
+                    .take(6)
+                    .map(|&i| self.units[i].id.as_str())
+                    .collect();
+                Err(format!(
+                    "`{text}` could be any of {} units: {}{}",
+                    many.len(),
+                    names.join(", "),
+                    if many.len() > names.len() {
+                        ", ..."
+                    } else {
+                        ""
+                    }
+                ))
+            }
+        }
+    }
+
+    /// Indices of units in play, in scenario order.
+    pub fn in_play(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.units.len()).filter(|&i| self.units[i].in_play)
+    }
+
+    /// Units in play on a side.
+    pub fn by_side<'a>(&'a self, side: &'a str) -> impl Iterator<Item = usize> + 'a {
+        self.in_play().filter(move |&i| self.units[i].side == side)
+    }
+
+    /// Units in play carrying a tag.
+    pub fn with_tag<'a>(&'a self, tag: &'a str) -> impl Iterator<Item = usize> + 'a {
+        self.in_play().filter(move |&i| self.units[i].has_tag(tag))
+    }
+
+    /// Units in play in a group, e.g. `("brigade", "north")`.
+    pub fn in_group<'a>(
+        &'a self,
+        kind: &'a str,
+        name: &'a str,
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.in_play()
+            .filter(move |&i| self.units[i].groups.get(kind).is_some_and(|g| g == name))
+    }
+
+    /// Units in play whose base comes within `radius` inches of `point`.
+    pub fn within(&self, point: Point, radius: f64) -> Vec<usize> {
+        self.in_play()
+            .filter(|&i| self.units[i].footprint().distance_to_point(point) <= radius)
+            .collect()
+    }
+
+    /// Units in play other than `of` whose base edge is within `radius` of its base edge.
+    pub fn within_of(&self, of: usize, radius: f64) -> Vec<usize> {
+        let Some(me) = self.units.get(of) else {
+            return Vec::new();
+        };
+        let fp = me.footprint();
+        self.in_play()
+            .filter(|&i| i != of && fp.edge_distance(&self.units[i].footprint()) <= radius)
+            .collect()
+    }
+
+    /// Base edge to base edge distance between two units.
+    pub fn edge_distance(&self, a: usize, b: usize) -> f64 {
+        match (self.units.get(a), self.units.get(b)) {
+            (Some(a), Some(b)) => a.footprint().edge_distance(&b.footprint()),
+            _ => f64::INFINITY,
+        }
+    }
+
+    /// Whether two units' bases touch.
+    pub fn in_contact(&self, a: usize, b: usize) -> bool {
+        self.edge_distance(a, b) <= CONTACT_TOLERANCE
+    }
+
+    /// The nearest enemy in play (base edge to base edge); ties go to the first listed.
+    pub fn nearest_enemy(&self, of: usize) -> Option<usize> {
+        let me = self.units.get(of)?;
+        let fp = me.footprint();
+        let mut best: Option<(f64, usize)> = None;
+        for i in self.in_play() {
+            if self.units[i].side == me.side {
+                continue;
+            }
+            let d = fp.edge_distance(&self.units[i].footprint());
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, i));
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+
+    /// Units in play whose centre lies in a cone (grapeshot, breath weapons, ...).
+    pub fn in_cone(&self, apex: Point, direction: f64, range: f64, half_angle: f64) -> Vec<usize> {
+        self.in_play()
+            .filter(|&i| geometry::in_cone(apex, direction, range, half_angle, self.units[i].pos))
+            .collect()
+    }
+
+    /// What, if anything, blocks the line of sight between two points. Terrain always counts;
+    /// units in play count when `units_block` is set, except those in `ignore` (the looker
+    /// and its target).
+    pub fn sight(&self, from: Point, to: Point, units_block: bool, ignore: &[usize]) -> Sight {
+        if let Some(f) = self.terrain.sight_blocker(from, to) {
+            return Sight::Terrain(f);
+        }
+        if units_block {
+            for i in self.in_play() {
+                if !ignore.contains(&i) && self.units[i].footprint().intersects_segment(from, to) {
+                    return Sight::Unit(i);
+                }
+            }
+        }
+        Sight::Clear
+    }
+
+    /// Whether a point lies on the table.
+    pub fn on_table(&self, p: Point) -> bool {
+        (0.0..=self.width).contains(&p.x) && (0.0..=self.depth).contains(&p.y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Base;
+    use crate::terrain::{Feature, Shape, TerrainKind};
+
+    fn figure(id: &str, side: &str, x: f64, y: f64) -> Unit {
+        Unit {
+            id: id.into(),
+            name: id.into(),
+            side: side.into(),
+            troop: "light_infantry".into(),
+            pos: Point::new(x, y),
+            facing: 0.0,
+            base: Base::Round { diameter: 1.0 },
+            stats: Default::default(),
+            hits: 0,
+            stands: 1,
+            tags: Default::default(),
+            abilities: vec![],
+            groups: Default::default(),
+            in_play: true,
+        }
+    }
+
+    fn field() -> Battlefield {
+        let mut b = Battlefield::new(48.0, 36.0);
+        b.add_unit(figure("roman_1", "romans", 10.0, 10.0)).unwrap();
+        b.add_unit(figure("roman_2", "romans", 12.0, 10.0)).unwrap();
+        b.add_unit(figure("viking_1", "vikings", 10.0, 13.0))
+            .unwrap();
+        b.add_unit(figure("viking_2", "vikings", 20.0, 20.0))
+            .unwrap();
+        b
+    }
+
+    #[test]
+    fn duplicate_ids_are_refused() {
+        let mut b = field();
+        assert!(b.add_unit(figure("roman_1", "romans", 0.0, 0.0)).is_err());
+    }
+
+    #[test]
+    fn resolve_accepts_prefixes_and_suggests() {
+        let b = field();
+        assert_eq!(b.resolve("viking_1"), Ok(2));
+        assert_eq!(b.resolve("viking_2"), Ok(3));
+        assert!(
+            b.resolve("vik")
+                .unwrap_err()
+                .contains("could be any of 2 units")
+        );
+        assert_eq!(
+            b.resolve("vikng_1").unwrap_err(),
+            "unknown unit `vikng_1`; did you mean `viking_1`?"
+        );
+    }
+
+    #[test]
+    fn nearest_enemy_measures_edge_to_edge() {
+        let b = field();
+        assert_eq!(b.nearest_enemy(0), Some(2));
+        // roman_1 (10,10) to viking_1 (10,13): 3 inches centre to centre, 2 edge to edge.
+        assert!((b.edge_distance(0, 2) - 2.0).abs() < 1e-9);
+        assert!(!b.in_contact(0, 2));
+        assert!(!b.in_contact(0, 1));
+    }
+
+    #[test]
+    fn queries_by_side_tag_group_and_range() {
+        let mut b = field();
+        b.get_mut(1).unwrap().tags.insert("shaken".into());
+        b.get_mut(0)
+            .unwrap()
+            .groups
+            .insert("formation".into(), "cohort".into());
+        assert_eq!(b.by_side("romans").collect::<Vec<_>>(), vec![0, 1]);
+        assert_eq!(b.with_tag("shaken").collect::<Vec<_>>(), vec![1]);
+        assert_eq!(
+            b.in_group("formation", "cohort").collect::<Vec<_>>(),
+            vec![0]
+        );
+        assert_eq!(b.within(Point::new(10.0, 11.5), 1.0), vec![0, 2]);
+        assert_eq!(b.within_of(0, 2.0), vec![1, 2]);
+        b.get_mut(2).unwrap().in_play = false;
+        assert_eq!(b.nearest_enemy(0), Some(3));
+    }
+
+    #[test]
+    fn sight_blocked_by_wood_and_on_request_by_units() {
+        let mut b = field();
+        let from = Point::new(10.0, 10.0);
+        let to = Point::new(10.0, 13.0);
+        assert_eq!(b.sight(from, to, true, &[0, 2]), Sight::Clear);
+        b.add_unit(figure("roman_3", "romans", 10.0, 11.5)).unwrap();
+        assert_eq!(b.sight(from, to, false, &[0, 2]), Sight::Clear);
+        assert_eq!(b.sight(from, to, true, &[0, 2]), Sight::Unit(4));
+        b.terrain.features.push(Feature::new(
+            "copse",
+            TerrainKind::Woods,
+            Shape::Rect {
+                x: 8.0,
+                y: 11.0,
+                width: 4.0,
+                depth: 0.8,
+            },
+        ));
+        assert_eq!(b.sight(from, to, false, &[]), Sight::Terrain(0));
+    }
+}

@@ -1,0 +1,1009 @@
+//! Playing cards and decks: activation decks, event decks and the like.
+//!
+//! Conventions:
+//! - Ranks are numbers: 1 is the Ace, 11 Jack, 12 Queen, 13 King; jokers have rank 0.
+//! - A card displays as rank then suit symbol (`A♠`, `10♥`, `Q♦`); jokers as `RJOKER` and
+//!   `BJOKER`. Parsing is forgiving (case, letters or symbols, `T` or `10`, `1` for Ace) and
+//!   serde stores a card as its display text.
+//! - A [`Deck`] has a draw pile, discards, and cards set aside for good. Drawing does not
+//!   discard: the caller decides where a drawn card goes ([`Deck::discard`], or nowhere).
+//! - Every random choice goes through the session's [`GameRng`], so a seed gives the same
+//!   shuffles everywhere. Errors are [`CardError`] values; nothing here panics.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::rng::GameRng;
+
+/// A suit, in new-deck order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Suit {
+    /// ♠, black.
+    Spades,
+    /// ♥, red.
+    Hearts,
+    /// ♦, red.
+    Diamonds,
+    /// ♣, black.
+    Clubs,
+}
+
+impl Suit {
+    /// The four suits in new-deck order.
+    pub const ALL: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
+
+    /// The suit's symbol: ♠ ♥ ♦ ♣.
+    pub fn symbol(self) -> char {
+        match self {
+            Suit::Spades => '♠',
+            Suit::Hearts => '♥',
+            Suit::Diamonds => '♦',
+            Suit::Clubs => '♣',
+        }
+    }
+
+    /// The suit's letter: S H D C.
+    pub fn letter(self) -> char {
+        match self {
+            Suit::Spades => 'S',
+            Suit::Hearts => 'H',
+            Suit::Diamonds => 'D',
+            Suit::Clubs => 'C',
+        }
+    }
+
+    /// Red for hearts and diamonds, black for spades and clubs.
+    pub fn colour(self) -> Colour {
+        match self {
+            Suit::Hearts | Suit::Diamonds => Colour::Red,
+            Suit::Spades | Suit::Clubs => Colour::Black,
+        }
+    }
+
+    /// The suit for a letter (either case) or symbol, filled or outlined.
+    pub fn from_char(c: char) -> Option<Suit> {
+        match c {
+            'S' | 's' | '♠' | '♤' => Some(Suit::Spades),
+            'H' | 'h' | '♥' | '♡' => Some(Suit::Hearts),
+            'D' | 'd' | '♦' | '♢' => Some(Suit::Diamonds),
+            'C' | 'c' | '♣' | '♧' => Some(Suit::Clubs),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Suit {
+    /// The symbol, e.g. `♠`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.symbol())
+    }
+}
+
+/// A card's colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Colour {
+    /// Hearts, diamonds and the red joker.
+    Red,
+    /// Spades, clubs and the black joker.
+    Black,
+}
+
+impl fmt::Display for Colour {
+    /// `red` or `black`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Colour::Red => "red",
+            Colour::Black => "black",
+        })
+    }
+}
+
+/// A playing card. Ordered by rank then suit, jokers last (useful for sorting a hand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Card {
+    /// A card of a suit; `rank` is 1 (Ace) to 13 (King).
+    Suited {
+        /// 1 = Ace, 2-10, 11 = Jack, 12 = Queen, 13 = King.
+        rank: u8,
+        /// The suit.
+        suit: Suit,
+    },
+    /// A joker.
+    Joker {
+        /// Which of the two jokers.
+        colour: Colour,
+    },
+}
+
+impl Card {
+    /// A suited card, or `None` if `rank` is not 1..=13.
+    pub fn suited(rank: u8, suit: Suit) -> Option<Card> {
+        (1..=13)
+            .contains(&rank)
+            .then_some(Card::Suited { rank, suit })
+    }
+
+    /// The rank: 1 (Ace) to 13 (King), 0 for a joker.
+    pub fn rank(&self) -> u8 {
+        match *self {
+            Card::Suited { rank, .. } => rank,
+            Card::Joker { .. } => 0,
+        }
+    }
+
+    /// The suit, `None` for a joker.
+    pub fn suit(&self) -> Option<Suit> {
+        match *self {
+            Card::Suited { suit, .. } => Some(suit),
+            Card::Joker { .. } => None,
+        }
+    }
+
+    /// The colour: the suit's, or the joker's own.
+    pub fn colour(&self) -> Colour {
+        match *self {
+            Card::Suited { suit, .. } => suit.colour(),
+            Card::Joker { colour } => colour,
+        }
+    }
+
+    /// Jack, Queen or King.
+    pub fn is_face(&self) -> bool {
+        matches!(self, Card::Suited { rank: 11..=13, .. })
+    }
+
+    /// Either joker.
+    pub fn is_joker(&self) -> bool {
+        matches!(self, Card::Joker { .. })
+    }
+
+    /// An Ace.
+    pub fn is_ace(&self) -> bool {
+        matches!(self, Card::Suited { rank: 1, .. })
+    }
+
+    /// The rank in words: `Ace`, `2` ... `10`, `Jack`, `Queen`, `King`, `Joker` (`?` for a
+    /// rank outside 1..=13, which only a hand-built card can have).
+    pub fn rank_name(&self) -> &'static str {
+        const NAMES: [&str; 14] = [
+            "?", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King",
+        ];
+        match *self {
+            Card::Joker { .. } => "Joker",
+            Card::Suited { rank, .. } => NAMES.get(usize::from(rank)).copied().unwrap_or("?"),
+        }
+    }
+
+    /// The rank as printed in a corner: `A`, `2` ... `10`, `J`, `Q`, `K`.
+    fn rank_symbol(rank: u8) -> &'static str {
+        const SYMBOLS: [&str; 14] = [
+            "?", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+        ];
+        SYMBOLS.get(usize::from(rank)).copied().unwrap_or("?")
+    }
+
+    /// The card in plain ASCII: `AS`, `10H`, `QD`, `RJOKER` (parses back to the same card).
+    pub fn code(&self) -> String {
+        match *self {
+            Card::Suited { rank, suit } => format!("{}{}", Card::rank_symbol(rank), suit.letter()),
+            Card::Joker { .. } => self.to_string(),
+        }
+    }
+
+    /// Reads a card: `QH`, `10S`, `TS`, `AD`, `1D`, `Q♥`, `10♠`, `JOKER` (the black joker),
+    /// `BJOKER`, `RJOKER`, `JOKER-RED`, `JOKER-BLACK`; any case, surrounding spaces ignored.
+    pub fn parse(s: &str) -> Result<Card, CardError> {
+        let text = s.trim();
+        let unknown = || CardError::UnknownCard {
+            text: text.to_string(),
+        };
+        let upper = text.to_uppercase();
+        match upper.as_str() {
+            "JOKER" | "BJOKER" | "JOKER-BLACK" => {
+                return Ok(Card::Joker {
+                    colour: Colour::Black,
+                });
+            }
+            "RJOKER" | "JOKER-RED" => {
+                return Ok(Card::Joker {
+                    colour: Colour::Red,
+                });
+            }
+            _ => {}
+        }
+        let suit_char = upper.chars().next_back().ok_or_else(unknown)?;
+        let suit = Suit::from_char(suit_char).ok_or_else(unknown)?;
+        let rank_text = upper[..upper.len() - suit_char.len_utf8()].trim_end();
+        let rank = match rank_text {
+            "A" | "1" => 1,
+            "T" | "10" => 10,
+            "J" => 11,
+            "Q" => 12,
+            "K" => 13,
+            _ => match rank_text.as_bytes() {
+                [d @ b'2'..=b'9'] => d - b'0',
+                _ => return Err(unknown()),
+            },
+        };
+        Ok(Card::Suited { rank, suit })
+    }
+}
+
+impl fmt::Display for Card {
+    /// `A♠`, `10♥`, `Q♦`, `K♣`; jokers `RJOKER` and `BJOKER`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Card::Suited { rank, suit } => write!(f, "{}{}", Card::rank_symbol(rank), suit),
+            Card::Joker {
+                colour: Colour::Red,
+            } => f.write_str("RJOKER"),
+            Card::Joker {
+                colour: Colour::Black,
+            } => f.write_str("BJOKER"),
+        }
+    }
+}
+
+impl FromStr for Card {
+    type Err = CardError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Card::parse(s)
+    }
+}
+
+impl Serialize for Card {
+    /// As the display text, e.g. `"10♥"`.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    /// From any text [`Card::parse`] accepts.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CardVisitor;
+
+        impl serde::de::Visitor<'_> for CardVisitor {
+            type Value = Card;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a card such as `QH`, `10♠` or `JOKER`")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Card, E> {
+                Card::parse(v).map_err(E::custom)
+            }
+        }
+
+        deserializer.deserialize_str(CardVisitor)
+    }
+}
+
+/// Something that went wrong with a card or a deck.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CardError {
+    /// Text that is not a card.
+    #[error(
+        "unknown card `{text}`: write a rank (A, 2-10, J, Q, K) then a suit (S, H, D, C), or JOKER"
+    )]
+    UnknownCard {
+        /// The text, trimmed.
+        text: String,
+    },
+    /// A draw from an empty draw pile.
+    #[error("the `{deck}` deck is empty ({})", discards_note(*.discards))]
+    Empty {
+        /// The deck's name.
+        deck: String,
+        /// How many cards wait in its discards.
+        discards: usize,
+    },
+    /// A draw of more cards than are left; nothing was drawn.
+    #[error("cannot draw {wanted} {} from the `{deck}` deck: only {left} left", plural(*.wanted))]
+    TooFew {
+        /// The deck's name.
+        deck: String,
+        /// How many cards were asked for.
+        wanted: usize,
+        /// How many are in the draw pile.
+        left: usize,
+    },
+    /// A cut down to more cards than the draw pile holds.
+    #[error("cannot cut the `{deck}` deck down to {wanted} {}: it holds only {len}", plural(*.wanted))]
+    BadTruncate {
+        /// The deck's name.
+        deck: String,
+        /// How many cards were to be kept.
+        wanted: usize,
+        /// How many are in the draw pile.
+        len: usize,
+    },
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "card" } else { "cards" }
+}
+
+fn discards_note(discards: usize) -> String {
+    match discards {
+        0 => "and its discards are empty too".to_string(),
+        n => format!("{n} {} in its discards; reshuffle them", plural(n)),
+    }
+}
+
+/// A named deck: a draw pile, discards, and cards set aside for good.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deck {
+    name: String,
+    /// The top card is the last element, so drawing is `pop`.
+    draw_pile: Vec<Card>,
+    /// Oldest first.
+    discards: Vec<Card>,
+    /// Cards cut away by [`Deck::truncate_to`]; they never come back.
+    set_aside: Vec<Card>,
+}
+
+impl Deck {
+    /// A new, unshuffled deck of 52 cards (54 with `jokers`) in new-deck order, top first:
+    /// spades A to K, hearts A to K, diamonds A to K, clubs A to K, then the black joker and
+    /// the red joker. So the first draw from it is `A♠`.
+    pub fn standard(name: impl Into<String>, jokers: bool) -> Deck {
+        let mut cards: Vec<Card> = Suit::ALL
+            .iter()
+            .flat_map(|&suit| (1..=13).map(move |rank| Card::Suited { rank, suit }))
+            .collect();
+        if jokers {
+            cards.push(Card::Joker {
+                colour: Colour::Black,
+            });
+            cards.push(Card::Joker {
+                colour: Colour::Red,
+            });
+        }
+        Deck::from_cards(name, cards)
+    }
+
+    /// A deck of `cards`, the first one on top.
+    pub fn from_cards(name: impl Into<String>, mut cards: Vec<Card>) -> Deck {
+        cards.reverse();
+        Deck {
+            name: name.into(),
+            draw_pile: cards,
+            discards: Vec::new(),
+            set_aside: Vec::new(),
+        }
+    }
+
+    /// A deck from a list such as `"AS, 10H, JOKER"` (commas or whitespace between cards), the
+    /// first one on top. Fails on the first card that does not parse.
+    pub fn parse_list(name: impl Into<String>, list: &str) -> Result<Deck, CardError> {
+        let cards = list
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|s| !s.is_empty())
+            .map(Card::parse)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Deck::from_cards(name, cards))
+    }
+
+    /// The deck's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Shuffles the draw pile (the discards stay where they are).
+    pub fn shuffle(&mut self, rng: &mut GameRng) {
+        rng.shuffle(&mut self.draw_pile);
+    }
+
+    /// Takes the top card. It is not discarded: call [`Deck::discard`] when it is done with.
+    pub fn draw(&mut self) -> Result<Card, CardError> {
+        self.draw_pile.pop().ok_or_else(|| CardError::Empty {
+            deck: self.name.clone(),
+            discards: self.discards.len(),
+        })
+    }
+
+    /// Takes the top `n` cards, top first; if fewer than `n` are left, takes none and fails.
+    pub fn draw_n(&mut self, n: usize) -> Result<Vec<Card>, CardError> {
+        if n > self.draw_pile.len() {
+            return Err(CardError::TooFew {
+                deck: self.name.clone(),
+                wanted: n,
+                left: self.draw_pile.len(),
+            });
+        }
+        let mut drawn = self.draw_pile.split_off(self.draw_pile.len() - n);
+        // split_off leaves them bottom-to-top; the caller wants them in draw order.
+        drawn.reverse();
+        Ok(drawn)
+    }
+
+    /// The top card, left in place.
+    pub fn peek(&self) -> Option<Card> {
+        self.draw_pile.last().copied()
+    }
+
+    /// Up to `n` cards from the top, top first, left in place.
+    pub fn peek_n(&self, n: usize) -> Vec<Card> {
+        self.draw_pile.iter().rev().take(n).copied().collect()
+    }
+
+    /// Puts a card on the discards.
+    pub fn discard(&mut self, card: Card) {
+        self.discards.push(card);
+    }
+
+    /// Puts the discards back into the draw pile and shuffles the whole pile. Cards set aside
+    /// stay out.
+    pub fn reshuffle(&mut self, rng: &mut GameRng) {
+        self.draw_pile.append(&mut self.discards);
+        self.shuffle(rng);
+    }
+
+    /// Keeps only the top `n` cards of the draw pile; the rest are set aside for good (e.g.
+    /// "a deck of the first 12 cards of a shuffled deck", one per turn). Fails, changing
+    /// nothing, if the pile holds fewer than `n`.
+    pub fn truncate_to(&mut self, n: usize) -> Result<(), CardError> {
+        let len = self.draw_pile.len();
+        if n > len {
+            return Err(CardError::BadTruncate {
+                deck: self.name.clone(),
+                wanted: n,
+                len,
+            });
+        }
+        // The top is the end of the pile, so the cards cut away are at the front.
+        self.set_aside.extend(self.draw_pile.drain(..len - n));
+        Ok(())
+    }
+
+    /// Puts a card at the bottom of the draw pile.
+    pub fn add_to_bottom(&mut self, card: Card) {
+        self.draw_pile.insert(0, card);
+    }
+
+    /// Cards in the draw pile.
+    pub fn len(&self) -> usize {
+        self.draw_pile.len()
+    }
+
+    /// Whether the draw pile is empty (there may still be discards).
+    pub fn is_empty(&self) -> bool {
+        self.draw_pile.is_empty()
+    }
+
+    /// Cards in the discards.
+    pub fn discard_count(&self) -> usize {
+        self.discards.len()
+    }
+
+    /// Cards set aside by [`Deck::truncate_to`].
+    pub fn set_aside_count(&self) -> usize {
+        self.set_aside.len()
+    }
+
+    /// The draw pile, top first.
+    pub fn cards(&self) -> Vec<Card> {
+        self.draw_pile.iter().rev().copied().collect()
+    }
+
+    /// The discards, oldest first.
+    pub fn discards(&self) -> &[Card] {
+        &self.discards
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(s: &str) -> Card {
+        Card::parse(s).unwrap_or_else(|e| panic!("`{s}` should parse: {e}"))
+    }
+
+    fn suited(rank: u8, suit: Suit) -> Card {
+        Card::Suited { rank, suit }
+    }
+
+    const RED_JOKER: Card = Card::Joker {
+        colour: Colour::Red,
+    };
+    const BLACK_JOKER: Card = Card::Joker {
+        colour: Colour::Black,
+    };
+
+    // --- cards -------------------------------------------------------------------------------
+
+    #[test]
+    fn display_uses_rank_and_suit_symbol() {
+        assert_eq!(suited(1, Suit::Spades).to_string(), "A♠");
+        assert_eq!(suited(10, Suit::Hearts).to_string(), "10♥");
+        assert_eq!(suited(12, Suit::Hearts).to_string(), "Q♥");
+        assert_eq!(suited(13, Suit::Clubs).to_string(), "K♣");
+        assert_eq!(suited(11, Suit::Diamonds).to_string(), "J♦");
+        assert_eq!(suited(7, Suit::Diamonds).to_string(), "7♦");
+        assert_eq!(RED_JOKER.to_string(), "RJOKER");
+        assert_eq!(BLACK_JOKER.to_string(), "BJOKER");
+        assert_eq!(suited(10, Suit::Hearts).code(), "10H");
+        assert_eq!(suited(1, Suit::Spades).code(), "AS");
+        assert_eq!(RED_JOKER.code(), "RJOKER");
+    }
+
+    #[test]
+    fn parse_accepts_letters_symbols_and_aliases() {
+        assert_eq!(card("QH"), suited(12, Suit::Hearts));
+        assert_eq!(card("qh"), suited(12, Suit::Hearts));
+        assert_eq!(card("10S"), suited(10, Suit::Spades));
+        assert_eq!(card("TS"), suited(10, Suit::Spades));
+        assert_eq!(card("ts"), suited(10, Suit::Spades));
+        assert_eq!(card("AD"), suited(1, Suit::Diamonds));
+        assert_eq!(card("1D"), suited(1, Suit::Diamonds));
+        assert_eq!(card("KC"), suited(13, Suit::Clubs));
+        assert_eq!(card("Q♥"), suited(12, Suit::Hearts));
+        assert_eq!(card("10♠"), suited(10, Suit::Spades));
+        assert_eq!(card("2♤"), suited(2, Suit::Spades));
+        assert_eq!(card("  9c \t"), suited(9, Suit::Clubs));
+        assert_eq!(card("JOKER"), BLACK_JOKER);
+        assert_eq!(card("joker"), BLACK_JOKER);
+        assert_eq!(card("BJOKER"), BLACK_JOKER);
+        assert_eq!(card("JOKER-BLACK"), BLACK_JOKER);
+        assert_eq!(card("RJOKER"), RED_JOKER);
+        assert_eq!(card("joker-red"), RED_JOKER);
+        assert_eq!("JH".parse::<Card>(), Ok(suited(11, Suit::Hearts)));
+    }
+
+    #[test]
+    fn parse_rejects_non_cards_with_a_clear_message() {
+        let e = Card::parse("ZZ").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown card `ZZ`: write a rank (A, 2-10, J, Q, K) then a suit (S, H, D, C), or JOKER"
+        );
+        assert_eq!(
+            Card::parse("  11H ").unwrap_err(),
+            CardError::UnknownCard { text: "11H".into() }
+        );
+        for bad in [
+            "",
+            " ",
+            "H",
+            "0H",
+            "1",
+            "AX",
+            "AAS",
+            "10",
+            "-2S",
+            "JOKERS",
+            "ß",
+            "♠",
+            "2♠♠",
+            "１S",
+            "JOKER-GREEN",
+            "🃏",
+        ] {
+            assert!(Card::parse(bad).is_err(), "`{bad}` should not parse");
+        }
+    }
+
+    #[test]
+    fn all_54_cards_round_trip_through_display_code_and_parse() {
+        let cards = Deck::standard("all", true).cards();
+        assert_eq!(cards.len(), 54);
+        for c in cards {
+            assert_eq!(card(&c.to_string()), c, "display of {c:?}");
+            assert_eq!(card(&c.code()), c, "code of {c:?}");
+            assert_eq!(card(&c.code().to_lowercase()), c, "lowercase code of {c:?}");
+        }
+    }
+
+    #[test]
+    fn rank_suit_and_names() {
+        let qh = suited(12, Suit::Hearts);
+        assert_eq!(qh.rank(), 12);
+        assert_eq!(qh.suit(), Some(Suit::Hearts));
+        assert_eq!(qh.rank_name(), "Queen");
+        assert_eq!(RED_JOKER.rank(), 0);
+        assert_eq!(RED_JOKER.suit(), None);
+        assert_eq!(RED_JOKER.rank_name(), "Joker");
+        let names: Vec<&str> = (1..=13)
+            .map(|r| suited(r, Suit::Clubs).rank_name())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"
+            ]
+        );
+        // Only a hand-built card can have a bad rank; it still displays without panicking.
+        let odd = suited(14, Suit::Spades);
+        assert_eq!(odd.rank_name(), "?");
+        assert_eq!(odd.to_string(), "?♠");
+        assert_eq!(Card::suited(14, Suit::Spades), None);
+        assert_eq!(Card::suited(0, Suit::Spades), None);
+        assert_eq!(
+            Card::suited(13, Suit::Spades),
+            Some(suited(13, Suit::Spades))
+        );
+    }
+
+    #[test]
+    fn face_ace_and_joker_tests() {
+        let all = Deck::standard("all", true).cards();
+        let faces: Vec<String> = all
+            .iter()
+            .filter(|c| c.is_face())
+            .map(|c| c.code())
+            .collect();
+        assert_eq!(faces.len(), 12);
+        assert_eq!(&faces[..3], ["JS", "QS", "KS"]);
+        assert_eq!(all.iter().filter(|c| c.is_ace()).count(), 4);
+        assert_eq!(all.iter().filter(|c| c.is_joker()).count(), 2);
+        assert!(!suited(10, Suit::Hearts).is_face());
+        assert!(!RED_JOKER.is_face() && !RED_JOKER.is_ace());
+    }
+
+    #[test]
+    fn colours_follow_suits_and_jokers() {
+        assert_eq!(suited(5, Suit::Hearts).colour(), Colour::Red);
+        assert_eq!(suited(5, Suit::Diamonds).colour(), Colour::Red);
+        assert_eq!(suited(5, Suit::Spades).colour(), Colour::Black);
+        assert_eq!(suited(5, Suit::Clubs).colour(), Colour::Black);
+        assert_eq!(RED_JOKER.colour(), Colour::Red);
+        assert_eq!(BLACK_JOKER.colour(), Colour::Black);
+        let all = Deck::standard("all", true).cards();
+        assert_eq!(all.iter().filter(|c| c.colour() == Colour::Red).count(), 27);
+        assert_eq!(Suit::Hearts.letter(), 'H');
+        assert_eq!(Suit::Clubs.symbol(), '♣');
+        assert_eq!(Suit::from_char('d'), Some(Suit::Diamonds));
+        assert_eq!(Suit::from_char('x'), None);
+    }
+
+    #[test]
+    fn cards_sort_by_rank_then_suit_with_jokers_last() {
+        let mut hand = [RED_JOKER, card("KS"), card("2H"), card("2S"), card("AC")];
+        hand.sort();
+        let codes: Vec<String> = hand.iter().map(Card::code).collect();
+        assert_eq!(codes, ["AC", "2S", "2H", "KS", "RJOKER"]);
+    }
+
+    // --- serde, through serde's own value types (no format crate needed) ---------------------
+
+    /// A serializer that only accepts a string, and hands it back.
+    struct StringOnly;
+
+    #[derive(Debug)]
+    struct NotAString;
+
+    impl fmt::Display for NotAString {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("not a string")
+        }
+    }
+
+    impl std::error::Error for NotAString {}
+
+    impl serde::ser::Error for NotAString {
+        fn custom<T: fmt::Display>(_: T) -> Self {
+            NotAString
+        }
+    }
+
+    macro_rules! refuse {
+        ($($name:ident($($t:ty),*)),* $(,)?) => {
+            $(fn $name(self, $(_: $t),*) -> Result<String, NotAString> { Err(NotAString) })*
+        };
+    }
+
+    impl Serializer for StringOnly {
+        type Ok = String;
+        type Error = NotAString;
+        type SerializeSeq = serde::ser::Impossible<String, NotAString>;
+        type SerializeTuple = serde::ser::Impossible<String, NotAString>;
+        type SerializeTupleStruct = serde::ser::Impossible<String, NotAString>;
+        type SerializeTupleVariant = serde::ser::Impossible<String, NotAString>;
+        type SerializeMap = serde::ser::Impossible<String, NotAString>;
+        type SerializeStruct = serde::ser::Impossible<String, NotAString>;
+        type SerializeStructVariant = serde::ser::Impossible<String, NotAString>;
+
+        fn serialize_str(self, v: &str) -> Result<String, NotAString> {
+            Ok(v.to_string())
+        }
+
+        refuse!(
+            serialize_bool(bool),
+            serialize_i8(i8),
+            serialize_i16(i16),
+            serialize_i32(i32),
+            serialize_i64(i64),
+            serialize_u8(u8),
+            serialize_u16(u16),
+            serialize_u32(u32),
+            serialize_u64(u64),
+            serialize_f32(f32),
+            serialize_f64(f64),
+            serialize_char(char),
+            serialize_bytes(&[u8]),
+            serialize_none(),
+            serialize_unit(),
+            serialize_unit_struct(&'static str),
+            serialize_unit_variant(&'static str, u32, &'static str),
+        );
+
+        fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<String, NotAString> {
+            Err(NotAString)
+        }
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: &T,
+        ) -> Result<String, NotAString> {
+            Err(NotAString)
+        }
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<String, NotAString> {
+            Err(NotAString)
+        }
+        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, NotAString> {
+            Err(NotAString)
+        }
+        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, NotAString> {
+            Err(NotAString)
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct, NotAString> {
+            Err(NotAString)
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant, NotAString> {
+            Err(NotAString)
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotAString> {
+            Err(NotAString)
+        }
+        fn serialize_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStruct, NotAString> {
+            Err(NotAString)
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant, NotAString> {
+            Err(NotAString)
+        }
+    }
+
+    fn from_text(s: &str) -> Result<Card, serde::de::value::Error> {
+        use serde::de::IntoDeserializer;
+        Card::deserialize(s.into_deserializer())
+    }
+
+    #[test]
+    fn serde_writes_the_display_text_and_reads_any_spelling() {
+        assert_eq!(card("10H").serialize(StringOnly).unwrap(), "10♥");
+        assert_eq!(RED_JOKER.serialize(StringOnly).unwrap(), "RJOKER");
+        for c in Deck::standard("all", true).cards() {
+            assert_eq!(from_text(&c.serialize(StringOnly).unwrap()).unwrap(), c);
+        }
+        assert_eq!(from_text("qh").unwrap(), card("Q♥"));
+        let e = from_text("ZZ").unwrap_err().to_string();
+        assert!(e.starts_with("unknown card `ZZ`"), "{e}");
+    }
+
+    // --- decks -------------------------------------------------------------------------------
+
+    fn codes(cards: &[Card]) -> Vec<String> {
+        cards.iter().map(Card::code).collect()
+    }
+
+    #[test]
+    fn new_deck_draws_in_documented_order() {
+        let mut deck = Deck::standard("chance", true);
+        assert_eq!(deck.len(), 54);
+        assert_eq!(deck.name(), "chance");
+        let first = deck.draw_n(14).unwrap();
+        assert_eq!(
+            codes(&first),
+            [
+                "AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AH"
+            ]
+        );
+        let all = Deck::standard("x", true).cards();
+        assert_eq!(all[26].code(), "AD");
+        assert_eq!(all[39].code(), "AC");
+        assert_eq!(codes(&all[51..]), ["KC", "BJOKER", "RJOKER"]);
+        assert_eq!(Deck::standard("x", false).len(), 52);
+        assert_eq!(
+            Deck::standard("x", false).cards().last().unwrap().code(),
+            "KC"
+        );
+    }
+
+    #[test]
+    fn draw_takes_the_top_and_does_not_discard() {
+        let mut deck = Deck::parse_list("d", "AS, 10H, JOKER").unwrap();
+        assert_eq!(deck.draw(), Ok(card("AS")));
+        assert_eq!(deck.draw(), Ok(card("10H")));
+        assert_eq!(deck.len(), 1);
+        assert_eq!(deck.discard_count(), 0);
+        assert_eq!(deck.draw(), Ok(BLACK_JOKER));
+        assert!(deck.is_empty());
+    }
+
+    #[test]
+    fn drawing_from_an_empty_deck_says_what_to_do() {
+        let mut deck = Deck::parse_list("chance", "AS 2S 3S").unwrap();
+        for c in deck.draw_n(3).unwrap() {
+            deck.discard(c);
+        }
+        let e = deck.draw().unwrap_err();
+        assert_eq!(
+            e,
+            CardError::Empty {
+                deck: "chance".into(),
+                discards: 3
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "the `chance` deck is empty (3 cards in its discards; reshuffle them)"
+        );
+        let e = Deck::from_cards("none", vec![]).draw().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the `none` deck is empty (and its discards are empty too)"
+        );
+    }
+
+    #[test]
+    fn draw_n_is_all_or_nothing() {
+        let mut deck = Deck::parse_list("d", "AS, 2S, 3S").unwrap();
+        let e = deck.draw_n(4).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot draw 4 cards from the `d` deck: only 3 left"
+        );
+        assert_eq!(deck.len(), 3, "a failed draw_n takes nothing");
+        assert_eq!(deck.draw_n(0), Ok(vec![]));
+        assert_eq!(codes(&deck.draw_n(2).unwrap()), ["AS", "2S"]);
+        assert_eq!(codes(&deck.draw_n(1).unwrap()), ["3S"]);
+        assert_eq!(
+            deck.draw_n(1).unwrap_err().to_string(),
+            "cannot draw 1 card from the `d` deck: only 0 left"
+        );
+    }
+
+    #[test]
+    fn peek_does_not_remove() {
+        let deck = Deck::parse_list("d", "KH, QH, JH").unwrap();
+        assert_eq!(deck.peek(), Some(card("KH")));
+        assert_eq!(codes(&deck.peek_n(2)), ["KH", "QH"]);
+        assert_eq!(codes(&deck.peek_n(10)), ["KH", "QH", "JH"]);
+        assert_eq!(deck.len(), 3);
+        assert_eq!(Deck::from_cards("e", vec![]).peek(), None);
+        assert!(Deck::from_cards("e", vec![]).peek_n(3).is_empty());
+    }
+
+    #[test]
+    fn discard_then_reshuffle_restores_counts() {
+        let mut rng = GameRng::new(3);
+        let mut deck = Deck::standard("d", false);
+        deck.shuffle(&mut rng);
+        let hand = deck.draw_n(10).unwrap();
+        for c in &hand {
+            deck.discard(*c);
+        }
+        assert_eq!((deck.len(), deck.discard_count()), (42, 10));
+        assert_eq!(deck.discards(), &hand[..]);
+        deck.reshuffle(&mut rng);
+        assert_eq!((deck.len(), deck.discard_count()), (52, 0));
+        let mut cards = deck.cards();
+        cards.sort();
+        let mut fresh = Deck::standard("d", false).cards();
+        fresh.sort();
+        assert_eq!(cards, fresh);
+    }
+
+    #[test]
+    fn truncate_to_twelve_for_one_card_per_turn() {
+        // The Tin Army: a deck of the first 12 cards of a shuffled deck, one per turn.
+        let mut rng = GameRng::new(12);
+        let mut deck = Deck::standard("turns", false);
+        deck.shuffle(&mut rng);
+        let top12 = deck.peek_n(12);
+        deck.truncate_to(12).unwrap();
+        assert_eq!(deck.cards(), top12);
+        assert_eq!((deck.len(), deck.set_aside_count()), (12, 40));
+        for _ in 0..12 {
+            let c = deck.draw().unwrap();
+            deck.discard(c);
+        }
+        assert!(deck.draw().is_err());
+        deck.reshuffle(&mut rng);
+        assert_eq!(deck.len(), 12, "set-aside cards never come back");
+        let e = deck.truncate_to(13).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot cut the `turns` deck down to 13 cards: it holds only 12"
+        );
+        assert_eq!(deck.len(), 12);
+        deck.truncate_to(0).unwrap();
+        assert!(deck.is_empty());
+        assert_eq!(deck.set_aside_count(), 52);
+    }
+
+    #[test]
+    fn shuffles_are_deterministic_by_seed() {
+        let shuffled = |seed| {
+            let mut deck = Deck::standard("d", true);
+            deck.shuffle(&mut GameRng::new(seed));
+            deck
+        };
+        assert_eq!(shuffled(1), shuffled(1));
+        assert_ne!(shuffled(1).cards(), shuffled(2).cards());
+        assert_ne!(shuffled(1).cards(), Deck::standard("d", true).cards());
+    }
+
+    #[test]
+    fn shuffled_deck_holds_each_card_once() {
+        let mut deck = Deck::standard("d", true);
+        deck.shuffle(&mut GameRng::new(8));
+        let cards = deck.cards();
+        let unique: std::collections::HashSet<Card> = cards.iter().copied().collect();
+        assert_eq!((cards.len(), unique.len()), (54, 54));
+    }
+
+    #[test]
+    fn shuffle_leaves_discards_alone() {
+        let mut deck = Deck::parse_list("d", "AS 2S 3S 4S").unwrap();
+        let c = deck.draw().unwrap();
+        deck.discard(c);
+        deck.shuffle(&mut GameRng::new(1));
+        assert_eq!((deck.len(), deck.discards()), (3, &[card("AS")][..]));
+    }
+
+    #[test]
+    fn add_to_bottom_comes_out_last() {
+        let mut deck = Deck::parse_list("d", "AS, 2S").unwrap();
+        deck.add_to_bottom(RED_JOKER);
+        assert_eq!(codes(&deck.cards()), ["AS", "2S", "RJOKER"]);
+        let mut empty = Deck::from_cards("e", vec![]);
+        empty.add_to_bottom(card("5D"));
+        assert_eq!(empty.draw(), Ok(card("5D")));
+    }
+
+    #[test]
+    fn parse_list_reports_the_bad_card() {
+        assert_eq!(
+            Deck::parse_list("d", "AS, 10H, ZZ, KC").unwrap_err(),
+            CardError::UnknownCard { text: "ZZ".into() }
+        );
+        assert!(Deck::parse_list("d", "").unwrap().is_empty());
+        assert_eq!(Deck::parse_list("d", " ,AS,,\n2♠ ").unwrap().len(), 2);
+        assert_eq!(
+            Deck::parse_list("d", "Q♥ JOKER-RED").unwrap().cards(),
+            [card("QH"), RED_JOKER]
+        );
+    }
+}

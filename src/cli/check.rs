@@ -1,0 +1,108 @@
+//! `sandtable check PATH...`: validates scenarios and ruleset data and compiles scripts,
+//! reporting every problem rather than stopping at the first.
+
+use std::path::{Path, PathBuf};
+
+use super::{Common, render_error};
+use crate::error::{Error, read_file};
+use crate::project::Project;
+use crate::ruleset::Ruleset;
+use crate::scenario::Scenario;
+use crate::script::engine::{self, Budget, Limits};
+use crate::script::error::Sources;
+use crate::session::Session;
+
+/// Checks every file under the given paths. Exit status 1 if any has a problem.
+pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
+    let project = Project::locate(common.project.as_deref())?;
+    let mut files = Vec::new();
+    for p in paths {
+        if !p.exists() {
+            return Err(Error::Usage(format!("`{}` does not exist", p.display())));
+        }
+        collect(p, &mut files);
+    }
+    files.sort();
+    let mut problems = 0;
+    for file in &files {
+        match check_file(&project, file) {
+            Ok(what) => println!("ok   {} ({what})", file.display()),
+            Err(e) => {
+                problems += 1;
+                println!("FAIL {}", file.display());
+                eprint!("{}", render_error(&e));
+            }
+        }
+    }
+    println!(
+        "{} file{} checked, {} problem{}",
+        files.len(),
+        if files.len() == 1 { "" } else { "s" },
+        problems,
+        if problems == 1 { "" } else { "s" }
+    );
+    Ok(u8::from(problems > 0))
+}
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for e in entries {
+            collect(&e, out);
+        }
+    } else if matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml" | "rhai")
+    ) {
+        out.push(path.to_path_buf());
+    }
+}
+
+fn check_file(project: &Project, file: &Path) -> Result<String, Error> {
+    let ext = file
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default();
+    if ext == "rhai" {
+        let text = read_file(file)?;
+        let name = file.display().to_string();
+        let engine = engine::sandboxed(&Limits::default(), &Budget::default(), Vec::new());
+        let ast = engine.compile(&text).map_err(|e| {
+            let mut sources = Sources::default();
+            sources.insert(&name, &text);
+            sources.parse_error(&name, &e)
+        })?;
+        let n = ast.iter_functions().count();
+        return Ok(format!(
+            "script, {n} function{}",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    if file.file_name().is_some_and(|n| n == "ruleset.yaml") {
+        let dir = file.parent().unwrap_or(Path::new("."));
+        let id = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let project = Project::at(
+            dir.parent()
+                .and_then(Path::parent)
+                .and_then(Path::parent)
+                .unwrap_or(Path::new(".")),
+        )
+        .unwrap_or_else(|_| project.clone());
+        let ruleset = Ruleset::load(&project, id)?;
+        return Ok(format!(
+            "ruleset, {} troop types",
+            ruleset.file.troops.len()
+        ));
+    }
+    let scenario = Scenario::load(project, file)?;
+    let units = scenario.battlefield.units().len();
+    // Starting a session compiles the ruleset and the house rules and runs its setup.
+    Session::new(project, scenario, 0)?;
+    Ok(format!("scenario, {units} units"))
+}

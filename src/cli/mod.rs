@@ -1,0 +1,200 @@
+//! The command line: one entry point per command, exit codes 0 (success), 1 (the game or a
+//! script reported an error) and 2 (bad usage).
+
+mod check;
+mod play;
+mod roll;
+mod run;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use miette::{GraphicalReportHandler, GraphicalTheme};
+
+use crate::error::Error;
+use crate::project::Project;
+use crate::scenario::Scenario;
+use crate::session::Session;
+
+/// A rules sandbox for tabletop miniature wargames: play, house-rule and test games whose
+/// rules are Rhai scripts.
+#[derive(Debug, Parser)]
+#[command(name = "sandtable", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// Flags every command takes.
+#[derive(Debug, Args, Clone, Default)]
+pub struct Common {
+    /// Seed for every roll and shuffle (default: the scenario's seed, else from the clock)
+    #[arg(long, global = true)]
+    seed: Option<u64>,
+    /// Machine-readable output: one JSON object per line for events
+    #[arg(long, global = true)]
+    json: bool,
+    /// The project folder holding scripts/ and scenarios/ (default: found from the current folder)
+    #[arg(long, global = true, value_name = "DIR")]
+    project: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play a scenario at the prompt (the default scenario when none is given)
+    Play {
+        /// The scenario file
+        scenario: Option<PathBuf>,
+    },
+    /// Run a batch file: a `.rhai` script, or a text file of prompt lines (`-` or none: standard input)
+    Run {
+        /// The file to run
+        file: Option<PathBuf>,
+        /// The scenario to run it in (default: the default scenario)
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+    },
+    /// Auto-play one whole battle with the scenario's policies and narrate it
+    Battle {
+        /// The scenario file
+        scenario: PathBuf,
+    },
+    /// Monte Carlo over many seeded battles, optionally against house rules
+    Sim {
+        /// The scenario file
+        scenario: PathBuf,
+        /// How many battles
+        #[arg(long)]
+        runs: u64,
+        /// Worker threads
+        #[arg(long)]
+        threads: Option<usize>,
+        /// A house rule to compare against (repeatable)
+        #[arg(long = "with", value_name = "HOUSE_RULE.rhai")]
+        with: Vec<PathBuf>,
+    },
+    /// Exact odds of a dice expression or contest, e.g. `3d6`, `5d6>=5`, `3d6 vs 2d6`
+    Odds {
+        /// The expression
+        expr: String,
+    },
+    /// Roll a dice expression once, e.g. `3d6+1`, `4d6kh3`, `3d6!`, `5d6>=5`
+    Roll {
+        /// The expression
+        expr: String,
+    },
+    /// Check scenarios and scripts, reporting every problem
+    Check {
+        /// Files or folders to check
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Draw the table of a scenario as a picture
+    Render {
+        /// The scenario file
+        scenario: PathBuf,
+        /// Where to write the picture
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
+/// Runs the command line and returns the exit status.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match dispatch(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprint!("{}", render_error(&e));
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<u8, Error> {
+    let common = cli.common;
+    match cli.command {
+        None => play::play(&common, None),
+        Some(Command::Play { scenario }) => play::play(&common, scenario),
+        Some(Command::Run { file, scenario }) => run::run(&common, file, scenario),
+        Some(Command::Roll { expr }) => roll::roll(&common, &expr),
+        Some(Command::Check { paths }) => check::check(&common, &paths),
+        Some(Command::Battle { .. }) => {
+            not_yet("battle", "the Playmobil ruleset in full (issue 3)")
+        }
+        Some(Command::Sim { .. }) => not_yet("sim", "exact odds and Monte Carlo (issue 5)"),
+        Some(Command::Odds { .. }) => not_yet("odds", "exact odds and Monte Carlo (issue 5)"),
+        Some(Command::Render { .. }) => not_yet("render", "a later issue"),
+    }
+}
+
+fn not_yet(command: &str, when: &str) -> Result<u8, Error> {
+    Err(Error::other(
+        format!("`sandtable {command}` is not available yet"),
+        Some(format!(
+            "it arrives with {when}; `sandtable --help` lists what works today"
+        )),
+    ))
+}
+
+/// Whether to colour output on a stream: a terminal, and `NO_COLOR` unset.
+fn colour(is_terminal: bool) -> bool {
+    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Renders an error as a miette report: coloured on a terminal, plain otherwise.
+pub fn render_error(e: &Error) -> String {
+    let theme = if colour(std::io::stderr().is_terminal()) {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    let mut out = String::new();
+    if handler.render_report(&mut out, e).is_err() {
+        out = format!("error: {e}\n");
+    }
+    out
+}
+
+/// The seed to use: the flag, else the scenario's, else one from the clock.
+fn choose_seed(common: &Common, scenario: Option<&Scenario>) -> u64 {
+    common
+        .seed
+        .or_else(|| scenario.and_then(|s| s.seed))
+        .unwrap_or_else(clock_seed)
+}
+
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    // Mix in the process id so two runs in the same nanosecond still differ.
+    (nanos ^ (u64::from(std::process::id()) << 32)) % 1_000_000_000
+}
+
+/// Loads a scenario (the default one when none is given) and starts a session on it.
+fn start_session(common: &Common, scenario: Option<PathBuf>) -> Result<(Project, Session), Error> {
+    let project = Project::locate(common.project.as_deref())?;
+    let path = scenario.unwrap_or_else(|| project.default_scenario());
+    let scenario = Scenario::load(&project, &path)?;
+    let seed = choose_seed(common, Some(&scenario));
+    let session = Session::new(&project, scenario, seed)?;
+    Ok((project, session))
+}
+
+/// Prints the events logged since the last call.
+fn flush_events(session: &mut Session, json: bool) {
+    let text = crate::command::render(&session.take_events(), json);
+    print!("{text}");
+}

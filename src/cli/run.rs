@@ -1,0 +1,70 @@
+//! `sandtable run`: batch files. A `.rhai` file runs as one script in the session; any other
+//! file (or standard input) is read as prompt lines. The first error stops the run with exit
+//! status 1.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use super::{Common, flush_events, start_session};
+use crate::command::{self, Reply};
+use crate::error::{Error, read_file};
+
+/// Runs a batch file.
+pub fn run(common: &Common, file: Option<PathBuf>, scenario: Option<PathBuf>) -> Result<u8, Error> {
+    let (name, text) = match &file {
+        Some(p) if p.as_os_str() != "-" => (p.display().to_string(), read_file(p)?),
+        _ => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| Error::other(format!("cannot read standard input: {e}"), None))?;
+            ("<stdin>".to_string(), text)
+        }
+    };
+    let (_project, mut session) = start_session(common, scenario)?;
+    flush_events(&mut session, common.json);
+    if name.ends_with(".rhai") {
+        let result = session.eval(&name, &text);
+        flush_events(&mut session, common.json);
+        let value = result?;
+        if !value.is_unit() && !common.json {
+            println!("=> {value}");
+        }
+        return Ok(0);
+    }
+    let mut entry = String::new();
+    let mut start_line = 0;
+    for (i, line) in text.lines().enumerate() {
+        if entry.is_empty() {
+            start_line = i + 1;
+        }
+        entry.push_str(line);
+        entry.push('\n');
+        if command::needs_more(&entry) {
+            continue;
+        }
+        let line = std::mem::take(&mut entry);
+        let line = line.trim_end();
+        if !common.json && !line.trim().is_empty() {
+            println!("> {line}");
+        }
+        let result = command::run_line(&mut session, &format!("{name}:{start_line}"), line);
+        flush_events(&mut session, common.json);
+        match result? {
+            Reply::Quit => break,
+            Reply::Done => {}
+            Reply::Text(t) => {
+                if !common.json {
+                    println!("{t}");
+                }
+            }
+        }
+    }
+    if !entry.trim().is_empty() {
+        return Err(Error::other(
+            format!("{name}:{start_line}: the file ends inside an unfinished entry"),
+            Some("close the bracket opened on that line".into()),
+        ));
+    }
+    Ok(0)
+}

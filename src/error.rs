@@ -1,0 +1,226 @@
+//! Errors and diagnostics.
+//!
+//! Each source of input has its own miette diagnostic type, built from the source text and a
+//! span: [`DiceDiagnostic`] (dice expressions), [`YamlDiagnostic`] (scenarios and ruleset
+//! data), [`ScriptDiagnostic`] (Rhai scripts) and [`LineDiagnostic`] (a line typed at the
+//! prompt). [`Error`] gathers them with the other failures and says which exit status each
+//! one gives: 1 when the game or a script reports an error, 2 for bad usage.
+
+use std::ops::Range;
+use std::path::PathBuf;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceSpan};
+use thiserror::Error;
+
+/// Turns a character range of `text` into the byte range miette needs.
+pub fn char_range_to_bytes(text: &str, start: usize, len: usize) -> Range<usize> {
+    let byte_at = |chars: usize| {
+        text.char_indices()
+            .nth(chars)
+            .map_or(text.len(), |(b, _)| b)
+    };
+    let start_byte = byte_at(start);
+    let end_byte = byte_at(start + len.max(1)).max(start_byte);
+    start_byte..end_byte
+}
+
+/// The byte offset of a 1-based line and character column in `text`.
+pub fn line_col_to_byte(text: &str, line: usize, col: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let in_line = l
+                .char_indices()
+                .nth(col.saturating_sub(1))
+                .map_or(l.trim_end_matches('\n').len(), |(b, _)| b);
+            return offset + in_line;
+        }
+        offset += l.len();
+    }
+    text.len()
+}
+
+macro_rules! source_diagnostic {
+    ($(#[$doc:meta])* $name:ident, $code:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Error, Diagnostic)]
+        #[error("{message}")]
+        #[diagnostic(code($code))]
+        pub struct $name {
+            /// What went wrong.
+            pub message: String,
+            #[source_code]
+            src: NamedSource<String>,
+            #[label(collection)]
+            labels: Vec<LabeledSpan>,
+            /// How to fix it, where known.
+            #[help]
+            pub help: Option<String>,
+        }
+
+        impl $name {
+            /// A diagnostic on `text` (named `name`), labelled at a byte range.
+            pub fn new(
+                name: impl AsRef<str>,
+                text: impl Into<String>,
+                bytes: Range<usize>,
+                message: impl Into<String>,
+                label: impl Into<String>,
+                help: Option<String>,
+            ) -> Self {
+                let text = text.into();
+                let start = bytes.start.min(text.len());
+                let end = bytes.end.clamp(start, text.len());
+                let span = SourceSpan::from(start..end);
+                $name {
+                    message: message.into(),
+                    src: NamedSource::new(name, text),
+                    labels: vec![LabeledSpan::new_primary_with_span(Some(label.into()), span)],
+                    help,
+                }
+            }
+        }
+    };
+}
+
+source_diagnostic!(
+    /// A bad dice expression.
+    DiceDiagnostic,
+    "sandtable::dice"
+);
+source_diagnostic!(
+    /// A problem in a scenario or ruleset data file.
+    YamlDiagnostic,
+    "sandtable::scenario"
+);
+source_diagnostic!(
+    /// A script that does not compile or fails while running.
+    ScriptDiagnostic,
+    "sandtable::script"
+);
+source_diagnostic!(
+    /// A line typed at the prompt (or in a batch file) that cannot be carried out.
+    LineDiagnostic,
+    "sandtable::command"
+);
+
+/// Everything that can go wrong, with the exit status it gives.
+#[derive(Debug, Error, Diagnostic)]
+pub enum Error {
+    /// A bad dice expression.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Dice(Box<DiceDiagnostic>),
+    /// A bad scenario or ruleset data file.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Yaml(Box<YamlDiagnostic>),
+    /// A script failed to compile or run.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Script(Box<ScriptDiagnostic>),
+    /// A line at the prompt could not be carried out.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Line(Box<LineDiagnostic>),
+    /// The rules refused an action (`throw` in a ruleset script), e.g. a target out of reach.
+    #[error("{message}")]
+    #[diagnostic(code(sandtable::rules))]
+    Rules {
+        /// The rules' explanation.
+        message: String,
+    },
+    /// A file could not be read or written.
+    #[error("cannot read `{}`: {source}", path.display())]
+    #[diagnostic(code(sandtable::io))]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Something else that is wrong with the game's files or state.
+    #[error("{message}")]
+    #[diagnostic(code(sandtable::error))]
+    Other {
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        #[help]
+        help: Option<String>,
+    },
+    /// The command line itself is wrong.
+    #[error("{0}")]
+    #[diagnostic(code(sandtable::usage))]
+    Usage(String),
+}
+
+impl Error {
+    /// The process exit status for this error: 2 for bad usage, 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+
+    /// A plain error with an optional hint.
+    pub fn other(message: impl Into<String>, help: Option<String>) -> Self {
+        Error::Other {
+            message: message.into(),
+            help,
+        }
+    }
+}
+
+impl From<DiceDiagnostic> for Error {
+    fn from(d: DiceDiagnostic) -> Self {
+        Error::Dice(Box::new(d))
+    }
+}
+
+impl From<YamlDiagnostic> for Error {
+    fn from(d: YamlDiagnostic) -> Self {
+        Error::Yaml(Box::new(d))
+    }
+}
+
+impl From<ScriptDiagnostic> for Error {
+    fn from(d: ScriptDiagnostic) -> Self {
+        Error::Script(Box::new(d))
+    }
+}
+
+impl From<LineDiagnostic> for Error {
+    fn from(d: LineDiagnostic) -> Self {
+        Error::Line(Box::new(d))
+    }
+}
+
+/// Reads a file, naming it in the error.
+pub fn read_file(path: &std::path::Path) -> Result<String, Error> {
+    std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn char_columns_become_byte_offsets() {
+        // `×` is two bytes: the third character starts at byte 3 and spans two bytes.
+        assert_eq!(char_range_to_bytes("3d6×2", 3, 1), 3..5);
+        assert_eq!(char_range_to_bytes("3d", 2, 1), 2..2);
+    }
+
+    #[test]
+    fn line_and_column_become_byte_offsets() {
+        let text = "a: 1\nbé: 2\n";
+        assert_eq!(line_col_to_byte(text, 2, 1), 5);
+        assert_eq!(line_col_to_byte(text, 2, 3), 8);
+        assert_eq!(line_col_to_byte(text, 9, 1), text.len());
+    }
+}

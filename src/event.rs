@@ -1,0 +1,170 @@
+//! The event log: everything that happens in a game, as data.
+//!
+//! Every roll, draw, shuffle, move and state change is an [`Event`]. Front ends render events
+//! as readable text ([`Event::to_text`]) or as one JSON object per line (`--json`, via serde).
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::Roll;
+use crate::geometry::Point;
+use crate::unit::Stat;
+
+/// One thing that happened.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// The generator's seed, first in every log.
+    Seed { seed: u64 },
+    /// A scenario was set up.
+    Scenario { name: String, ruleset: String },
+    /// Dice were rolled.
+    Roll {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        why: Option<String>,
+        roll: Roll,
+    },
+    /// A deck was shuffled.
+    Shuffle { deck: String },
+    /// Cards were drawn.
+    Draw { deck: String, cards: Vec<String> },
+    /// A card went to a deck's discards.
+    Discard { deck: String, card: String },
+    /// A deck's discards were shuffled back into it.
+    Reshuffle { deck: String },
+    /// A unit moved.
+    Move {
+        unit: String,
+        from: Point,
+        to: Point,
+        distance: f64,
+    },
+    /// A unit turned.
+    Face { unit: String, from: f64, to: f64 },
+    /// One of a unit's numbers or stats changed.
+    Change {
+        unit: String,
+        what: String,
+        from: Stat,
+        to: Stat,
+    },
+    /// A status tag was put on or taken off a unit.
+    Tag { unit: String, tag: String, on: bool },
+    /// A unit left play.
+    Remove { unit: String, reason: String },
+    /// A unit came back into play.
+    Restore { unit: String },
+    /// The turn or the side to play changed.
+    Turn { turn: i64, side: String },
+    /// The rules narrate.
+    Say { text: String },
+    /// A script printed.
+    Print { text: String },
+    /// A script's debug output.
+    Debug { text: String },
+}
+
+impl Event {
+    /// The event as one line of narration.
+    pub fn to_text(&self) -> String {
+        match self {
+            Event::Seed { seed } => format!("seed {seed}"),
+            Event::Scenario { name, ruleset } => format!("scenario {name} ({ruleset})"),
+            Event::Roll { why, roll } => match why {
+                Some(why) => format!("  {why}: {} {roll}", roll.expr),
+                None => format!("  {}: {roll}", roll.expr),
+            },
+            Event::Shuffle { deck } => format!("  shuffled the {deck} deck"),
+            Event::Draw { deck, cards } => {
+                format!("  drew {} from the {deck} deck", cards.join(" "))
+            }
+            Event::Discard { deck, card } => format!("  discarded {card} to the {deck} deck"),
+            Event::Reshuffle { deck } => {
+                format!("  shuffled the {deck} deck's discards back into it")
+            }
+            Event::Move {
+                unit,
+                from,
+                to,
+                distance,
+            } => format!("  {unit} moves {} from {from} to {to}", inches(*distance)),
+            Event::Face { unit, from, to } => {
+                format!("  {unit} turns from {} to {}", degrees(*from), degrees(*to))
+            }
+            Event::Change {
+                unit,
+                what,
+                from,
+                to,
+            } => format!("  {unit} {what}: {from} -> {to}"),
+            Event::Tag {
+                unit,
+                tag,
+                on: true,
+            } => format!("  {unit} is tagged `{tag}`"),
+            Event::Tag {
+                unit,
+                tag,
+                on: false,
+            } => format!("  {unit} loses the tag `{tag}`"),
+            Event::Remove { unit, reason } => format!("  {unit} is removed: {reason}"),
+            Event::Restore { unit } => format!("  {unit} returns to play"),
+            Event::Turn { turn, side } => format!("turn {turn}: {side} to play"),
+            Event::Say { text } => text.clone(),
+            Event::Print { text } => text.clone(),
+            Event::Debug { text } => format!("[debug] {text}"),
+        }
+    }
+
+    /// The event as one line of JSON.
+    pub fn to_json(&self) -> String {
+        // Events hold only strings, numbers and plain structs, so serialising cannot fail;
+        // fall back to a JSON string of the text rather than panic all the same.
+        serde_json::to_string(self)
+            .unwrap_or_else(|e| format!("{{\"event\":\"error\",\"text\":{:?}}}", e.to_string()))
+    }
+}
+
+/// `2"` or `1.5"`: a distance in inches as wargamers write it.
+pub fn inches(d: f64) -> String {
+    format!("{}\"", trim_number(d))
+}
+
+/// A facing as `90°`.
+pub fn degrees(d: f64) -> String {
+    format!("{}°", trim_number(d))
+}
+
+/// A number with at most two decimals and no trailing zeros.
+pub fn trim_number(x: f64) -> String {
+    let s = format!("{:.2}", x);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.into() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_as_wargamers_write_them() {
+        assert_eq!(inches(2.0), "2\"");
+        assert_eq!(inches(1.5), "1.5\"");
+        assert_eq!(inches(1.333333), "1.33\"");
+        assert_eq!(degrees(-0.0001), "0°");
+    }
+
+    #[test]
+    fn events_render_as_text_and_json() {
+        let e = Event::Remove {
+            unit: "legionary_1".into(),
+            reason: "killed by viking_1".into(),
+        };
+        assert_eq!(e.to_text(), "  legionary_1 is removed: killed by viking_1");
+        assert_eq!(
+            e.to_json(),
+            r#"{"event":"remove","unit":"legionary_1","reason":"killed by viking_1"}"#
+        );
+        let back: Event = serde_json::from_str(&e.to_json()).unwrap();
+        assert_eq!(back, e);
+    }
+}

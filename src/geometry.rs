@@ -1,0 +1,1079 @@
+//! Table geometry: points, bearings, bases on the table, arcs and the segment maths behind
+//! contact, cones and line of sight.
+//!
+//! Conventions, shared by every module that builds on this one:
+//! - distances are inches (`f64`); [`ft`] converts feet;
+//! - the table's x grows east (right) and y grows north (towards the far edge);
+//! - bearings and facings are degrees clockwise from north (+y): facing 0 looks along +y,
+//!   facing 90 along +x (east);
+//! - boundaries count: a point on an edge is inside, segments that touch intersect;
+//! - nothing here panics: non-finite input makes predicates false and distances NaN, and
+//!   angle helpers treat a non-finite angle as 0.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Inches in a foot, for rules that measure in feet.
+pub const INCHES_PER_FOOT: f64 = 12.0;
+
+/// Gap between bases, in inches, at or below which they count as in contact: hand-placed
+/// figures rarely touch exactly.
+pub const CONTACT_TOLERANCE: f64 = 0.05;
+
+/// Slack for boundary tests, so rounding in rotations does not push a point off an edge.
+const EPS: f64 = 1e-9;
+
+/// Converts feet to inches.
+pub fn ft(feet: f64) -> f64 {
+    feet * INCHES_PER_FOOT
+}
+
+/// A point on the table, in inches. Serialises as `[x, y]`.
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(from = "[f64; 2]", into = "[f64; 2]")]
+pub struct Point {
+    /// Inches east of the table's west edge.
+    pub x: f64,
+    /// Inches north of the table's south edge.
+    pub y: f64,
+}
+
+impl Point {
+    /// The point `(x, y)`.
+    pub const fn new(x: f64, y: f64) -> Self {
+        Point { x, y }
+    }
+
+    /// Whether both coordinates are finite (not NaN or infinite).
+    pub fn is_finite(self) -> bool {
+        self.x.is_finite() && self.y.is_finite()
+    }
+
+    /// Straight-line distance to `other`, in inches.
+    pub fn distance(self, other: Point) -> f64 {
+        (other.x - self.x).hypot(other.y - self.y)
+    }
+
+    /// Bearing from this point to `other`, degrees clockwise from north in [0, 360).
+    /// 0 when the points are equal or not finite.
+    pub fn bearing_to(self, other: Point) -> f64 {
+        let (dx, dy) = (other.x - self.x, other.y - self.y);
+        if dx == 0.0 && dy == 0.0 {
+            return 0.0;
+        }
+        // atan2(east, north) measures clockwise from north, as facings do.
+        normalize_degrees(dx.atan2(dy).to_degrees())
+    }
+
+    /// The point `distance` inches away along `bearing`.
+    pub fn offset(self, bearing: f64, distance: f64) -> Point {
+        let (sin, cos) = bearing.to_radians().sin_cos();
+        Point::new(self.x + distance * sin, self.y + distance * cos)
+    }
+
+    pub(crate) fn plus(self, v: Point) -> Point {
+        Point::new(self.x + v.x, self.y + v.y)
+    }
+
+    pub(crate) fn minus(self, v: Point) -> Point {
+        Point::new(self.x - v.x, self.y - v.y)
+    }
+
+    pub(crate) fn scaled(self, k: f64) -> Point {
+        Point::new(self.x * k, self.y * k)
+    }
+
+    pub(crate) fn dot(self, v: Point) -> f64 {
+        self.x * v.x + self.y * v.y
+    }
+
+    /// z of the 3d cross product: positive when `v` turns anticlockwise from `self`.
+    pub(crate) fn cross(self, v: Point) -> f64 {
+        self.x * v.y - self.y * v.x
+    }
+}
+
+impl From<[f64; 2]> for Point {
+    fn from([x, y]: [f64; 2]) -> Self {
+        Point::new(x, y)
+    }
+}
+
+impl From<Point> for [f64; 2] {
+    fn from(p: Point) -> Self {
+        [p.x, p.y]
+    }
+}
+
+impl fmt::Display for Point {
+    /// `(x, y)` with at most 2 decimals and no trailing zeros, e.g. `(3, 4.5)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", short(self.x), short(self.y))
+    }
+}
+
+/// A number with at most 2 decimals, trailing zeros trimmed, and no `-0`.
+fn short(v: f64) -> String {
+    let s = format!("{v:.2}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &s
+    };
+    if s == "-0" { "0".into() } else { s.into() }
+}
+
+/// `d` degrees brought into [0, 360). Non-finite input gives 0.
+pub fn normalize_degrees(d: f64) -> f64 {
+    if !d.is_finite() {
+        return 0.0;
+    }
+    let r = d.rem_euclid(360.0);
+    // rem_euclid rounds a tiny negative angle up to exactly 360.
+    if r >= 360.0 { 0.0 } else { r }
+}
+
+/// How far `bearing` lies from `facing`, in (-180, 180]: positive is clockwise (to the
+/// right of the facing), negative anticlockwise. Non-finite input gives 0.
+pub fn angle_off(facing: f64, bearing: f64) -> f64 {
+    let d = normalize_degrees(bearing - facing);
+    if d > 180.0 { d - 360.0 } else { d }
+}
+
+/// The shape and size of a figure's base, in inches.
+///
+/// Serialises as `{ round: diameter }` or `{ width: w, depth: d }`; deserialising
+/// validates the sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "BaseSpec", into = "BaseSpec")]
+pub enum Base {
+    /// A round base.
+    Round {
+        /// Across the base.
+        diameter: f64,
+    },
+    /// A rectangular base.
+    Rect {
+        /// Frontage: across the facing.
+        width: f64,
+        /// Along the facing, front to back.
+        depth: f64,
+    },
+}
+
+impl Base {
+    /// Checks that every size is finite and positive.
+    pub fn validate(&self) -> Result<(), String> {
+        match *self {
+            Base::Round { diameter } => positive("round base diameter", diameter),
+            Base::Rect { width, depth } => {
+                positive("base width", width)?;
+                positive("base depth", depth)
+            }
+        }
+    }
+
+    fn is_finite(&self) -> bool {
+        match *self {
+            Base::Round { diameter } => diameter.is_finite(),
+            Base::Rect { width, depth } => width.is_finite() && depth.is_finite(),
+        }
+    }
+}
+
+/// Ok when `value` is a finite, positive size; otherwise an error naming `what`.
+pub(crate) fn positive(what: &str, value: f64) -> Result<(), String> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} must be a positive number of inches, got {value}"
+        ))
+    }
+}
+
+/// The serialised form of a [`Base`]: exactly one of `round`, or `width` with `depth`.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BaseSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    round: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    width: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    depth: Option<f64>,
+}
+
+impl TryFrom<BaseSpec> for Base {
+    type Error = String;
+
+    fn try_from(spec: BaseSpec) -> Result<Self, Self::Error> {
+        let base = match (spec.round, spec.width, spec.depth) {
+            (Some(diameter), None, None) => Base::Round { diameter },
+            (None, Some(width), Some(depth)) => Base::Rect { width, depth },
+            (Some(_), _, _) => {
+                return Err("a round base takes only `round`, not `width` or `depth`".into());
+            }
+            _ => return Err("a base needs `round: diameter`, or `width` and `depth`".into()),
+        };
+        base.validate()?;
+        Ok(base)
+    }
+}
+
+impl From<Base> for BaseSpec {
+    fn from(base: Base) -> Self {
+        match base {
+            Base::Round { diameter } => BaseSpec {
+                round: Some(diameter),
+                width: None,
+                depth: None,
+            },
+            Base::Rect { width, depth } => BaseSpec {
+                round: None,
+                width: Some(width),
+                depth: Some(depth),
+            },
+        }
+    }
+}
+
+/// A base placed on the table: centred on `pos`, its front towards `facing`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Footprint {
+    /// Centre of the base.
+    pub pos: Point,
+    /// Degrees clockwise from north that the front faces.
+    pub facing: f64,
+    /// Shape and size.
+    pub base: Base,
+}
+
+impl Footprint {
+    /// A `base` centred on `pos`, facing `facing`.
+    pub fn new(pos: Point, facing: f64, base: Base) -> Self {
+        Footprint { pos, facing, base }
+    }
+
+    /// The corners of a rectangular base, clockwise from front-left (front-left,
+    /// front-right, rear-right, rear-left); None for a round base.
+    pub fn corners(&self) -> Option<[Point; 4]> {
+        match self.base {
+            Base::Rect { width, depth } => Some(self.rect_corners(width, depth)),
+            Base::Round { .. } => None,
+        }
+    }
+
+    fn rect_corners(&self, width: f64, depth: f64) -> [Point; 4] {
+        let (sin, cos) = self.facing.to_radians().sin_cos();
+        let (hw, hd) = (width / 2.0, depth / 2.0);
+        // forward is (sin, cos); right is forward turned a quarter clockwise: (cos, -sin)
+        let at = |across: f64, along: f64| {
+            Point::new(
+                self.pos.x + across * cos + along * sin,
+                self.pos.y - across * sin + along * cos,
+            )
+        };
+        [at(-hw, hd), at(hw, hd), at(hw, -hd), at(-hw, -hd)]
+    }
+
+    /// `p` in the base's own frame: (inches right of centre, inches ahead of centre).
+    fn local(&self, p: Point) -> (f64, f64) {
+        let (sin, cos) = self.facing.to_radians().sin_cos();
+        let d = p.minus(self.pos);
+        (d.x * cos - d.y * sin, d.x * sin + d.y * cos)
+    }
+
+    fn is_finite(&self) -> bool {
+        self.pos.is_finite() && self.facing.is_finite() && self.base.is_finite()
+    }
+
+    /// Whether `p` lies on or inside the base.
+    pub fn contains(&self, p: Point) -> bool {
+        self.distance_to_point(p) <= EPS
+    }
+
+    /// Distance from the base's edge to `p`, 0 when `p` is inside; NaN for non-finite input.
+    pub fn distance_to_point(&self, p: Point) -> f64 {
+        if !self.is_finite() || !p.is_finite() {
+            return f64::NAN;
+        }
+        match self.base {
+            Base::Round { diameter } => gap(self.pos.distance(p), diameter / 2.0),
+            Base::Rect { width, depth } => {
+                let (across, along) = self.local(p);
+                let out_side = gap(across.abs(), width / 2.0);
+                let out_front = gap(along.abs(), depth / 2.0);
+                out_side.hypot(out_front)
+            }
+        }
+    }
+
+    /// Edge-to-edge distance between two bases, 0 when they touch or overlap; NaN for
+    /// non-finite input. Exact for every pair of round and rectangular bases.
+    pub fn edge_distance(&self, other: &Footprint) -> f64 {
+        if !self.is_finite() || !other.is_finite() {
+            return f64::NAN;
+        }
+        match (self.base, other.base) {
+            (Base::Round { diameter }, _) => gap(other.distance_to_point(self.pos), diameter / 2.0),
+            (_, Base::Round { diameter }) => gap(self.distance_to_point(other.pos), diameter / 2.0),
+            (
+                Base::Rect { width, depth },
+                Base::Rect {
+                    width: other_width,
+                    depth: other_depth,
+                },
+            ) => polygon_distance(
+                &self.rect_corners(width, depth),
+                &other.rect_corners(other_width, other_depth),
+            ),
+        }
+    }
+
+    /// Whether the bases are within `tolerance` inches of each other, edge to edge.
+    /// Pass [`CONTACT_TOLERANCE`] unless the rules say otherwise.
+    pub fn in_contact(&self, other: &Footprint, tolerance: f64) -> bool {
+        self.edge_distance(other) <= tolerance
+    }
+
+    /// Whether the segment `a`-`b` touches the base: a unit in the way of a line of sight.
+    pub fn intersects_segment(&self, a: Point, b: Point) -> bool {
+        if !self.is_finite() {
+            return false;
+        }
+        match self.base {
+            Base::Round { diameter } => {
+                segment_circle_distance(a, b, self.pos) <= diameter / 2.0 + EPS
+            }
+            Base::Rect { width, depth } => {
+                segment_intersects_polygon(a, b, &self.rect_corners(width, depth))
+            }
+        }
+    }
+}
+
+/// How far beyond `reach` a `distance` goes, never below 0.
+fn gap(distance: f64, reach: f64) -> f64 {
+    (distance - reach).max(0.0)
+}
+
+/// Distance between two polygons' areas, 0 when they touch or overlap.
+fn polygon_distance(a: &[Point], b: &[Point]) -> f64 {
+    // one polygon wholly inside the other crosses no edge, so test containment first
+    let inside = |p: &[Point], q: &[Point]| p.iter().any(|&v| point_in_polygon(v, q));
+    if inside(a, b) || inside(b, a) {
+        return 0.0;
+    }
+    edges(a)
+        .flat_map(|(a1, a2)| edges(b).map(move |(b1, b2)| segment_segment_distance(a1, a2, b1, b2)))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// A polygon's edges, the last one closing back to the first point.
+pub(crate) fn edges(polygon: &[Point]) -> impl Iterator<Item = (Point, Point)> + '_ {
+    polygon
+        .iter()
+        .zip(polygon.iter().cycle().skip(1))
+        .map(|(&a, &b)| (a, b))
+}
+
+/// Whether `target` lies within `half_angle` degrees either side of `facing`, seen from
+/// `from`. Inclusive, with 1e-9 degrees of slack; a target at `from` is in arc. False for
+/// non-finite input or a negative half angle.
+pub fn in_arc(facing: f64, from: Point, target: Point, half_angle: f64) -> bool {
+    let finite = facing.is_finite() && from.is_finite() && target.is_finite();
+    if !finite || half_angle.is_nan() || half_angle < 0.0 {
+        return false;
+    }
+    if from == target {
+        return true;
+    }
+    angle_off(facing, from.bearing_to(target)).abs() <= half_angle + EPS
+}
+
+/// Whether `target` lies in the cone from `apex` along `direction`: within `range` inches
+/// and `half_angle` degrees either side (a grapeshot template, say 8 inches and 45 degrees).
+pub fn in_cone(apex: Point, direction: f64, range: f64, half_angle: f64, target: Point) -> bool {
+    apex.distance(target) <= range + EPS && in_arc(direction, apex, target, half_angle)
+}
+
+/// Where something lands after scattering `distance` inches along `bearing` from `from`.
+/// The scatter primitive: the caller rolls the bearing and distance.
+pub fn scatter(from: Point, bearing: f64, distance: f64) -> Point {
+    from.offset(bearing, distance)
+}
+
+/// Whether segments `a1`-`a2` and `b1`-`b2` meet: crossing, touching at a point, or
+/// overlapping along a line all count.
+pub fn segments_intersect(a1: Point, a2: Point, b1: Point, b2: Point) -> bool {
+    segment_segment_distance(a1, a2, b1, b2) <= EPS
+}
+
+/// Shortest distance from `p` to the segment `a`-`b`.
+pub fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
+    let ab = b.minus(a);
+    let len2 = ab.dot(ab);
+    if len2 == 0.0 {
+        return p.distance(a);
+    }
+    // the nearest point is the projection of p, held within the segment
+    let t = (p.minus(a).dot(ab) / len2).clamp(0.0, 1.0);
+    p.distance(a.plus(ab.scaled(t)))
+}
+
+/// Shortest distance between segments `a1`-`a2` and `b1`-`b2`: 0 when they meet, NaN for
+/// non-finite input.
+pub fn segment_segment_distance(a1: Point, a2: Point, b1: Point, b2: Point) -> f64 {
+    if ![a1, a2, b1, b2].iter().all(|p| p.is_finite()) {
+        return f64::NAN;
+    }
+    if segments_cross(a1, a2, b1, b2) {
+        return 0.0;
+    }
+    // segments that do not cross are nearest at an endpoint of one of them
+    point_segment_distance(a1, b1, b2)
+        .min(point_segment_distance(a2, b1, b2))
+        .min(point_segment_distance(b1, a1, a2))
+        .min(point_segment_distance(b2, a1, a2))
+}
+
+/// Proper crossing: each segment has one end strictly either side of the other's line.
+fn segments_cross(a1: Point, a2: Point, b1: Point, b2: Point) -> bool {
+    let (a, b) = (a2.minus(a1), b2.minus(b1));
+    let opposite = |s: f64, t: f64| (s < 0.0 && t > 0.0) || (s > 0.0 && t < 0.0);
+    opposite(a.cross(b1.minus(a1)), a.cross(b2.minus(a1)))
+        && opposite(b.cross(a1.minus(b1)), b.cross(a2.minus(b1)))
+}
+
+/// Whether `p` is inside `polygon` (points in order, either way round); its boundary
+/// counts as inside. False for fewer than 3 points or a non-finite `p`.
+pub fn point_in_polygon(p: Point, polygon: &[Point]) -> bool {
+    if polygon.len() < 3 || !p.is_finite() {
+        return false;
+    }
+    if edges(polygon).any(|(a, b)| point_segment_distance(p, a, b) <= EPS) {
+        return true;
+    }
+    // even-odd rule on a ray running east from p
+    edges(polygon)
+        .filter(|&(a, b)| crosses_east_ray(p, a, b))
+        .count()
+        % 2
+        == 1
+}
+
+/// Whether edge `a`-`b` crosses the ray running east from `p`.
+fn crosses_east_ray(p: Point, a: Point, b: Point) -> bool {
+    // half-open in y, so a vertex on the ray is counted once
+    if (a.y > p.y) == (b.y > p.y) {
+        return false;
+    }
+    let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
+    x > p.x
+}
+
+/// Whether the segment `a`-`b` touches `polygon`: crosses or touches an edge, or lies
+/// inside. False for fewer than 3 points.
+pub fn segment_intersects_polygon(a: Point, b: Point, polygon: &[Point]) -> bool {
+    if polygon.len() < 3 {
+        return false;
+    }
+    point_in_polygon(a, polygon) || edges(polygon).any(|(p, q)| segments_intersect(a, b, p, q))
+}
+
+/// Closest approach of the segment `a`-`b` to `centre`: the segment touches a circle
+/// there when this is at most the radius.
+pub fn segment_circle_distance(a: Point, b: Point, centre: Point) -> f64 {
+    point_segment_distance(centre, a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::de::value::{Error as DeError, MapDeserializer, SeqDeserializer};
+    use serde::de::{Deserializer, IntoDeserializer, Visitor};
+
+    fn p(x: f64, y: f64) -> Point {
+        Point::new(x, y)
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    fn assert_close(a: f64, b: f64) {
+        assert!(close(a, b), "{a} is not {b}");
+    }
+
+    fn assert_near(a: Point, b: Point) {
+        assert!(close(a.x, b.x) && close(a.y, b.y), "{a:?} is not {b:?}");
+    }
+
+    fn round(x: f64, y: f64, diameter: f64) -> Footprint {
+        Footprint::new(p(x, y), 0.0, Base::Round { diameter })
+    }
+
+    fn rect(x: f64, y: f64, facing: f64, width: f64, depth: f64) -> Footprint {
+        Footprint::new(p(x, y), facing, Base::Rect { width, depth })
+    }
+
+    #[test]
+    fn distance_of_a_3_4_5_triangle_is_5() {
+        assert_close(p(0.0, 0.0).distance(p(3.0, 4.0)), 5.0);
+        assert_close(p(1.0, 1.0).distance(p(-2.0, -3.0)), 5.0);
+    }
+
+    #[test]
+    fn bearings_run_clockwise_from_north() {
+        let o = p(0.0, 0.0);
+        assert_close(o.bearing_to(p(0.0, 2.0)), 0.0);
+        assert_close(o.bearing_to(p(2.0, 0.0)), 90.0);
+        assert_close(o.bearing_to(p(0.0, -2.0)), 180.0);
+        assert_close(o.bearing_to(p(-2.0, 0.0)), 270.0);
+        assert_close(o.bearing_to(p(1.0, 1.0)), 45.0);
+        assert_close(o.bearing_to(p(-1.0, 1.0)), 315.0);
+    }
+
+    #[test]
+    fn bearing_of_a_3_4_5_triangle_is_atan_3_over_4() {
+        // tan(bearing) = east / north = 3 / 4, so 36.87 degrees
+        assert_close(p(0.0, 0.0).bearing_to(p(3.0, 4.0)), 36.869_897_645_844_02);
+    }
+
+    #[test]
+    fn bearing_to_the_same_point_or_nan_is_zero() {
+        assert_eq!(p(2.0, 3.0).bearing_to(p(2.0, 3.0)), 0.0);
+        assert_eq!(p(0.0, 0.0).bearing_to(p(f64::NAN, 1.0)), 0.0);
+    }
+
+    #[test]
+    fn offset_walks_along_a_bearing() {
+        assert_near(p(1.0, 1.0).offset(90.0, 5.0), p(6.0, 1.0));
+        assert_near(p(1.0, 1.0).offset(180.0, 2.0), p(1.0, -1.0));
+        assert_near(p(0.0, 0.0).offset(36.869_897_645_844_02, 5.0), p(3.0, 4.0));
+    }
+
+    #[test]
+    fn offset_then_bearing_and_distance_round_trip() {
+        let from = p(10.0, -4.0);
+        let to = from.offset(247.5, 7.25);
+        assert_close(from.bearing_to(to), 247.5);
+        assert_close(from.distance(to), 7.25);
+    }
+
+    #[test]
+    fn display_trims_to_two_decimals() {
+        assert_eq!(p(3.0, 4.5).to_string(), "(3, 4.5)");
+        assert_eq!(p(2.10, 7.0).to_string(), "(2.1, 7)");
+        assert_eq!(p(1.234, -0.001).to_string(), "(1.23, 0)");
+        assert_eq!(p(-12.5, 100.0).to_string(), "(-12.5, 100)");
+    }
+
+    #[test]
+    fn feet_are_twelve_inches() {
+        assert_eq!(ft(2.5), 30.0);
+        assert_eq!(ft(6.0), 72.0);
+    }
+
+    #[test]
+    fn normalize_degrees_wraps_into_0_to_360() {
+        assert_eq!(normalize_degrees(-90.0), 270.0);
+        assert_eq!(normalize_degrees(360.0), 0.0);
+        assert_eq!(normalize_degrees(725.0), 5.0);
+        assert_eq!(normalize_degrees(-1e-20), 0.0);
+        assert_eq!(normalize_degrees(f64::NAN), 0.0);
+        assert_eq!(normalize_degrees(f64::INFINITY), 0.0);
+    }
+
+    #[test]
+    fn angle_off_is_signed_and_right_is_positive() {
+        assert_eq!(angle_off(350.0, 10.0), 20.0);
+        assert_eq!(angle_off(10.0, 350.0), -20.0);
+        assert_eq!(angle_off(0.0, 180.0), 180.0);
+        assert_eq!(angle_off(90.0, 270.0), 180.0);
+        assert_eq!(angle_off(0.0, 181.0), -179.0);
+        assert_eq!(angle_off(f64::NAN, 10.0), 0.0);
+    }
+
+    #[test]
+    fn validate_accepts_positive_bases() {
+        assert_eq!(Base::Round { diameter: 1.2 }.validate(), Ok(()));
+        assert_eq!(
+            Base::Rect {
+                width: 1.5,
+                depth: 3.0
+            }
+            .validate(),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn validate_rejects_zero_negative_and_nan_sizes() {
+        let zero = Base::Round { diameter: 0.0 }.validate().unwrap_err();
+        assert_eq!(
+            zero,
+            "round base diameter must be a positive number of inches, got 0"
+        );
+        let negative = Base::Rect {
+            width: 1.0,
+            depth: -2.0,
+        };
+        assert!(negative.validate().unwrap_err().starts_with("base depth"));
+        let nan = Base::Rect {
+            width: f64::NAN,
+            depth: 2.0,
+        };
+        assert!(nan.validate().unwrap_err().starts_with("base width"));
+    }
+
+    /// A map value that deserialises as a number, or as `Some(number)` for an option: the
+    /// primitive deserializers in serde refuse options.
+    struct Num(f64);
+
+    impl<'de> Deserializer<'de> for Num {
+        type Error = DeError;
+
+        fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+            v.visit_f64(self.0)
+        }
+
+        fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+            v.visit_some(self)
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+            identifier ignored_any
+        }
+    }
+
+    impl<'de> IntoDeserializer<'de, DeError> for Num {
+        type Deserializer = Num;
+
+        fn into_deserializer(self) -> Num {
+            self
+        }
+    }
+
+    fn base_from(fields: &[(&'static str, f64)]) -> Result<Base, String> {
+        let map = fields.iter().map(|&(k, v)| (k, Num(v)));
+        Base::deserialize(MapDeserializer::<_, DeError>::new(map)).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn base_deserialises_from_round_or_width_and_depth() {
+        assert_eq!(
+            base_from(&[("round", 1.2)]),
+            Ok(Base::Round { diameter: 1.2 })
+        );
+        assert_eq!(
+            base_from(&[("width", 1.5), ("depth", 3.0)]),
+            Ok(Base::Rect {
+                width: 1.5,
+                depth: 3.0
+            })
+        );
+    }
+
+    #[test]
+    fn base_deserialising_rejects_unknown_mixed_missing_and_bad_sizes() {
+        assert!(
+            base_from(&[("radius", 1.0)])
+                .unwrap_err()
+                .contains("radius")
+        );
+        assert!(
+            base_from(&[("round", 1.0), ("width", 2.0)])
+                .unwrap_err()
+                .contains("only `round`")
+        );
+        assert!(
+            base_from(&[("width", 2.0)])
+                .unwrap_err()
+                .contains("`width` and `depth`")
+        );
+        assert!(
+            base_from(&[("round", -1.0)])
+                .unwrap_err()
+                .contains("must be a positive")
+        );
+    }
+
+    #[test]
+    fn base_serialises_as_round_or_width_and_depth() {
+        let round = BaseSpec::from(Base::Round { diameter: 1.2 });
+        assert_eq!(
+            round,
+            BaseSpec {
+                round: Some(1.2),
+                width: None,
+                depth: None
+            }
+        );
+        let rect = Base::Rect {
+            width: 1.5,
+            depth: 3.0,
+        };
+        assert_eq!(Base::try_from(BaseSpec::from(rect)), Ok(rect));
+    }
+
+    #[test]
+    fn point_serialises_as_a_two_element_array() {
+        let seq = SeqDeserializer::<_, DeError>::new([3.0, 4.5].into_iter());
+        assert_eq!(Point::deserialize(seq), Ok(p(3.0, 4.5)));
+        assert_eq!(<[f64; 2]>::from(p(3.0, 4.5)), [3.0, 4.5]);
+    }
+
+    #[test]
+    fn corners_of_a_rect_base_facing_north() {
+        let corners = rect(10.0, 10.0, 0.0, 2.0, 1.0).corners().unwrap();
+        let expected = [p(9.0, 10.5), p(11.0, 10.5), p(11.0, 9.5), p(9.0, 9.5)];
+        for (c, e) in corners.into_iter().zip(expected) {
+            assert_near(c, e);
+        }
+    }
+
+    #[test]
+    fn corners_of_a_rect_base_facing_east_turn_with_it() {
+        // facing east, the front is the east edge and the right-hand side is south
+        let corners = rect(10.0, 10.0, 90.0, 2.0, 1.0).corners().unwrap();
+        let expected = [p(10.5, 11.0), p(10.5, 9.0), p(9.5, 9.0), p(9.5, 11.0)];
+        for (c, e) in corners.into_iter().zip(expected) {
+            assert_near(c, e);
+        }
+    }
+
+    #[test]
+    fn round_bases_have_no_corners() {
+        assert_eq!(round(0.0, 0.0, 1.0).corners(), None);
+    }
+
+    #[test]
+    fn contains_follows_the_rotated_rect() {
+        let base = rect(10.0, 10.0, 90.0, 2.0, 1.0);
+        assert!(base.contains(p(10.4, 10.9)));
+        assert!(base.contains(p(10.5, 10.0)), "edge counts");
+        assert!(
+            !base.contains(p(10.9, 10.0)),
+            "0.9 ahead of a 1 inch deep base"
+        );
+        assert!(!base.contains(p(f64::NAN, 10.0)));
+    }
+
+    #[test]
+    fn contains_follows_the_round_base() {
+        let base = round(0.0, 0.0, 2.0);
+        assert!(base.contains(p(0.6, 0.8)), "on the edge");
+        assert!(!base.contains(p(0.6, 0.81)));
+    }
+
+    #[test]
+    fn distance_to_point_from_a_round_base_is_centre_distance_less_radius() {
+        assert_close(round(0.0, 0.0, 2.0).distance_to_point(p(3.0, 4.0)), 4.0);
+        assert_eq!(round(0.0, 0.0, 2.0).distance_to_point(p(0.5, 0.0)), 0.0);
+    }
+
+    #[test]
+    fn distance_to_point_from_a_rect_corner_is_a_3_4_5_triangle() {
+        // corner (1, 0.5) to (4, 4.5) is 3 across and 4 up
+        assert_close(
+            rect(0.0, 0.0, 0.0, 2.0, 1.0).distance_to_point(p(4.0, 4.5)),
+            5.0,
+        );
+        // along the side: straight out from the east edge
+        assert_close(
+            rect(0.0, 0.0, 0.0, 2.0, 1.0).distance_to_point(p(4.0, 0.2)),
+            3.0,
+        );
+    }
+
+    #[test]
+    fn distance_to_point_turns_with_the_base() {
+        // 4 right of and 4.5 ahead of a 2 by 1 base facing 30 degrees: 3 beyond its side
+        // and 4 beyond its front, so 5 from its front-right corner
+        let base = rect(10.0, 10.0, 30.0, 2.0, 1.0);
+        let target = p(10.0, 10.0).offset(30.0, 4.5).offset(120.0, 4.0);
+        assert_close(base.distance_to_point(target), 5.0);
+        assert!(base.contains(p(10.0, 10.0).offset(120.0, 0.9)));
+        assert!(!base.contains(p(10.0, 10.0).offset(30.0, 0.9)));
+    }
+
+    #[test]
+    fn distance_to_point_is_nan_for_nan_input() {
+        assert!(
+            round(0.0, 0.0, 1.0)
+                .distance_to_point(p(f64::NAN, 0.0))
+                .is_nan()
+        );
+    }
+
+    #[test]
+    fn edge_distance_between_round_bases() {
+        // centres 5 apart, radii 0.5 and 1
+        assert_close(
+            round(0.0, 0.0, 1.0).edge_distance(&round(3.0, 4.0, 2.0)),
+            3.5,
+        );
+        assert_eq!(
+            round(0.0, 0.0, 1.0).edge_distance(&round(1.0, 0.0, 2.0)),
+            0.0
+        );
+    }
+
+    #[test]
+    fn edge_distance_between_round_and_rect_bases_either_way() {
+        // rect corner (1, 0.5) to round centre (4, 4.5) is 5, less radius 1
+        let r = rect(0.0, 0.0, 0.0, 2.0, 1.0);
+        let c = round(4.0, 4.5, 2.0);
+        assert_close(r.edge_distance(&c), 4.0);
+        assert_close(c.edge_distance(&r), 4.0);
+    }
+
+    #[test]
+    fn edge_distance_between_rect_corners_is_a_3_4_5_triangle() {
+        // corners (1, 0.5) and (4, 4.5)
+        let a = rect(0.0, 0.0, 0.0, 2.0, 1.0);
+        let b = rect(5.0, 5.0, 0.0, 2.0, 1.0);
+        assert_close(a.edge_distance(&b), 5.0);
+    }
+
+    #[test]
+    fn edge_distance_from_a_diamond_point_to_a_flat_edge() {
+        // a 2 inch square turned 45 degrees reaches sqrt(2) east of its centre;
+        // the other square's west edge is at 2 + sqrt(2)
+        let diamond = rect(0.0, 0.0, 45.0, 2.0, 2.0);
+        let square = rect(3.0 + 2f64.sqrt(), 0.0, 0.0, 2.0, 2.0);
+        assert_close(diamond.edge_distance(&square), 2.0);
+    }
+
+    #[test]
+    fn edge_distance_is_zero_for_overlap_containment_and_touching() {
+        let big = rect(0.0, 0.0, 0.0, 10.0, 10.0);
+        assert_eq!(big.edge_distance(&rect(1.0, 1.0, 30.0, 1.0, 1.0)), 0.0);
+        assert_eq!(rect(1.0, 1.0, 30.0, 1.0, 1.0).edge_distance(&big), 0.0);
+        assert_eq!(big.edge_distance(&rect(5.0, 5.0, 45.0, 2.0, 2.0)), 0.0);
+        let left = rect(0.0, 0.0, 0.0, 2.0, 1.0);
+        assert_eq!(left.edge_distance(&rect(2.0, 0.0, 0.0, 2.0, 1.0)), 0.0);
+        let turned = rect(2.0, 0.0, 180.0, 2.0, 1.0);
+        assert_eq!(left.edge_distance(&turned), 0.0, "touching after rotation");
+    }
+
+    #[test]
+    fn in_contact_allows_the_tolerance_gap() {
+        let left = rect(0.0, 0.0, 0.0, 2.0, 1.0);
+        let near = rect(2.04, 0.0, 0.0, 2.0, 1.0);
+        let far = rect(2.06, 0.0, 0.0, 2.0, 1.0);
+        assert!(left.in_contact(&near, CONTACT_TOLERANCE));
+        assert!(!left.in_contact(&far, CONTACT_TOLERANCE));
+        assert!(!left.in_contact(&rect(f64::NAN, 0.0, 0.0, 2.0, 1.0), 1.0));
+    }
+
+    #[test]
+    fn intersects_segment_with_a_round_base() {
+        let base = round(0.0, 0.0, 2.0);
+        assert!(base.intersects_segment(p(-5.0, 0.9), p(5.0, 0.9)));
+        assert!(!base.intersects_segment(p(-5.0, 1.1), p(5.0, 1.1)));
+        assert!(
+            !base.intersects_segment(p(-5.0, 0.0), p(-2.0, 0.0)),
+            "stops short"
+        );
+    }
+
+    #[test]
+    fn intersects_segment_with_a_rect_base() {
+        // a 2 inch square turned 45 degrees reaches sqrt(2) = 1.414 north of its centre
+        let diamond = rect(0.0, 0.0, 45.0, 2.0, 2.0);
+        assert!(diamond.intersects_segment(p(-5.0, 1.4), p(5.0, 1.4)));
+        assert!(!diamond.intersects_segment(p(-5.0, 1.42), p(5.0, 1.42)));
+        assert!(
+            diamond.intersects_segment(p(-0.1, 0.0), p(0.1, 0.0)),
+            "wholly inside"
+        );
+        assert!(!diamond.intersects_segment(p(f64::NAN, 0.0), p(0.1, 0.0)));
+    }
+
+    #[test]
+    fn tiny_soldiers_frontal_zone_is_45_degrees_either_side() {
+        let o = p(0.0, 0.0);
+        assert!(in_arc(0.0, o, p(1.0, 1.0), 45.0), "exactly on the edge");
+        assert!(in_arc(0.0, o, p(-1.0, 1.0), 45.0));
+        assert!(!in_arc(0.0, o, p(1.0, 0.9), 45.0), "48 degrees off");
+        assert!(
+            in_arc(90.0, o, p(3.0, -2.0), 45.0),
+            "facing east, 34 degrees right"
+        );
+    }
+
+    #[test]
+    fn the_tin_army_180_degree_arc_is_half_angle_90() {
+        let o = p(0.0, 0.0);
+        assert!(in_arc(0.0, o, p(5.0, 0.0), 90.0), "square to the side");
+        assert!(!in_arc(0.0, o, p(5.0, -0.1), 90.0), "just behind");
+        assert!(
+            in_arc(270.0, o, p(0.0, 5.0), 90.0),
+            "facing west, north is to the right"
+        );
+    }
+
+    #[test]
+    fn playmobil_rear_is_outside_the_front_half() {
+        let o = p(0.0, 0.0);
+        assert!(!in_arc(0.0, o, p(0.0, -5.0), 90.0));
+        assert!(!in_arc(0.0, o, p(3.0, -4.0), 90.0));
+        assert!(in_arc(0.0, o, p(3.0, 4.0), 90.0));
+    }
+
+    #[test]
+    fn in_arc_tolerates_rounding_on_the_edge() {
+        // (1, sqrt 3) is 30 degrees off north in a 30-60-90 triangle, but atan2 gives
+        // 30.0000000000000036
+        assert!(in_arc(0.0, p(0.0, 0.0), p(1.0, 3f64.sqrt()), 30.0));
+        assert!(!in_arc(0.0, p(0.0, 0.0), p(1.01, 3f64.sqrt()), 30.0));
+    }
+
+    #[test]
+    fn in_arc_counts_the_same_point_and_refuses_nan() {
+        let o = p(1.0, 1.0);
+        assert!(in_arc(0.0, o, o, 0.0));
+        assert!(!in_arc(f64::NAN, o, p(1.0, 2.0), 90.0));
+        assert!(!in_arc(0.0, o, p(1.0, 2.0), f64::NAN));
+        assert!(!in_arc(0.0, o, p(1.0, 2.0), -1.0));
+    }
+
+    #[test]
+    fn grapeshot_cone_is_8_inches_and_45_degrees() {
+        let o = p(0.0, 0.0);
+        let grape = |t: Point| in_cone(o, 0.0, 8.0, 45.0, t);
+        assert!(grape(p(0.0, 8.0)), "at full range");
+        assert!(!grape(p(0.0, 8.1)));
+        assert!(grape(p(3.0, 4.0)), "5 inches at 36.9 degrees");
+        assert!(!grape(p(4.0, 3.0)), "5 inches at 53.1 degrees");
+        assert!(grape(p(5.6, 5.6)), "7.92 inches on the edge of the cone");
+        assert!(!grape(p(5.7, 5.7)), "8.06 inches");
+    }
+
+    #[test]
+    fn scatter_moves_along_the_rolled_bearing() {
+        assert_near(scatter(p(10.0, 10.0), 180.0, 3.0), p(10.0, 7.0));
+        assert_near(scatter(p(10.0, 10.0), 270.0, 4.0), p(6.0, 10.0));
+    }
+
+    #[test]
+    fn segments_that_cross_touch_or_overlap_intersect() {
+        let (a, b) = (p(0.0, 0.0), p(4.0, 4.0));
+        assert!(segments_intersect(a, b, p(0.0, 4.0), p(4.0, 0.0)), "cross");
+        assert!(segments_intersect(a, b, p(2.0, 2.0), p(5.0, 0.0)), "touch");
+        assert!(
+            segments_intersect(a, b, p(3.0, 3.0), p(6.0, 6.0)),
+            "overlap"
+        );
+    }
+
+    #[test]
+    fn segments_apart_do_not_intersect() {
+        let (a, b) = (p(0.0, 0.0), p(4.0, 4.0));
+        assert!(
+            !segments_intersect(a, b, p(5.0, 5.0), p(6.0, 6.0)),
+            "same line"
+        );
+        assert!(
+            !segments_intersect(a, b, p(1.0, 0.0), p(5.0, 4.0)),
+            "parallel"
+        );
+        assert!(!segments_intersect(a, b, p(3.0, 0.0), p(2.1, 1.9)), "short");
+        assert!(!segments_intersect(a, b, p(f64::NAN, 0.0), p(2.0, 2.0)));
+    }
+
+    #[test]
+    fn point_segment_distance_to_the_middle_and_past_the_end() {
+        let (a, b) = (p(0.0, 0.0), p(6.0, 0.0));
+        assert_close(point_segment_distance(p(3.0, 4.0), a, b), 4.0);
+        assert_close(point_segment_distance(p(10.0, 3.0), a, b), 5.0);
+        assert_close(point_segment_distance(p(3.0, 4.0), a, a), 5.0);
+    }
+
+    #[test]
+    fn segment_segment_distance_between_ends_is_a_3_4_5_triangle() {
+        // nearest ends (4, 0) and (7, 4)
+        let d = segment_segment_distance(p(0.0, 0.0), p(4.0, 0.0), p(7.0, 4.0), p(7.0, 8.0));
+        assert_close(d, 5.0);
+        let crossing = segment_segment_distance(p(0.0, 0.0), p(4.0, 4.0), p(0.0, 4.0), p(4.0, 0.0));
+        assert_eq!(crossing, 0.0);
+    }
+
+    #[test]
+    fn point_in_a_triangle_including_its_boundary() {
+        let tri = [p(0.0, 0.0), p(4.0, 0.0), p(0.0, 3.0)];
+        assert!(point_in_polygon(p(1.0, 1.0), &tri));
+        assert!(point_in_polygon(p(4.0, 0.0), &tri), "vertex");
+        assert!(point_in_polygon(p(2.0, 1.5), &tri), "on the hypotenuse");
+        assert!(
+            !point_in_polygon(p(3.0, 2.0), &tri),
+            "beyond the hypotenuse"
+        );
+        assert!(!point_in_polygon(p(-0.1, 1.0), &tri));
+    }
+
+    #[test]
+    fn point_in_a_concave_l_shape() {
+        let l = [
+            p(0.0, 0.0),
+            p(4.0, 0.0),
+            p(4.0, 1.0),
+            p(1.0, 1.0),
+            p(1.0, 4.0),
+            p(0.0, 4.0),
+        ];
+        assert!(point_in_polygon(p(3.0, 0.5), &l));
+        assert!(point_in_polygon(p(0.5, 3.0), &l));
+        assert!(!point_in_polygon(p(3.0, 3.0), &l), "in the notch");
+    }
+
+    #[test]
+    fn point_in_polygon_is_false_for_degenerate_input() {
+        assert!(!point_in_polygon(p(0.0, 0.0), &[]));
+        assert!(!point_in_polygon(p(0.0, 0.0), &[p(0.0, 0.0), p(1.0, 0.0)]));
+        let tri = [p(0.0, 0.0), p(4.0, 0.0), p(0.0, 3.0)];
+        assert!(!point_in_polygon(p(f64::NAN, 1.0), &tri));
+    }
+
+    #[test]
+    fn segment_intersects_polygon_when_crossing_or_inside() {
+        let square = [p(0.0, 0.0), p(2.0, 0.0), p(2.0, 2.0), p(0.0, 2.0)];
+        assert!(segment_intersects_polygon(
+            p(-1.0, 1.0),
+            p(3.0, 1.0),
+            &square
+        ));
+        assert!(segment_intersects_polygon(
+            p(0.5, 0.5),
+            p(1.5, 1.5),
+            &square
+        ));
+        assert!(
+            segment_intersects_polygon(p(-1.0, 3.0), p(3.0, -1.0), &square),
+            "corner"
+        );
+        assert!(!segment_intersects_polygon(
+            p(-1.0, 3.0),
+            p(3.0, 3.0),
+            &square
+        ));
+        assert!(!segment_intersects_polygon(p(-1.0, 1.0), p(3.0, 1.0), &[]));
+    }
+
+    #[test]
+    fn segment_circle_distance_is_the_closest_approach_to_the_centre() {
+        assert_close(
+            segment_circle_distance(p(0.0, 0.0), p(6.0, 0.0), p(3.0, 4.0)),
+            4.0,
+        );
+        assert_close(
+            segment_circle_distance(p(0.0, 0.0), p(6.0, 0.0), p(9.0, 4.0)),
+            5.0,
+        );
+    }
+}

@@ -1,0 +1,111 @@
+//! Where sandtable finds its rulesets, abilities and scenarios.
+//!
+//! A project is a folder holding `scripts/` (with `rulesets/<name>/`, `abilities/` and
+//! `cards/`) and `scenarios/`. The command line finds it from `--project`, then the
+//! `SANDTABLE_HOME` environment variable, then the current folder and its parents, then the
+//! folder the binary was built from, so `cargo run` works from anywhere in a clone.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+
+/// The default scenario, relative to the project root.
+pub const DEFAULT_SCENARIO: &str = "scenarios/romans_vs_vikings.yaml";
+
+/// A project folder.
+#[derive(Clone, Debug)]
+pub struct Project {
+    root: PathBuf,
+}
+
+impl Project {
+    /// A project rooted at `root` (which must hold `scripts/`).
+    pub fn at(root: impl Into<PathBuf>) -> Result<Self, Error> {
+        let root = root.into();
+        if !root.join("scripts").is_dir() {
+            return Err(Error::other(
+                format!("`{}` holds no `scripts` folder", root.display()),
+                Some("point --project (or SANDTABLE_HOME) at a sandtable project folder".into()),
+            ));
+        }
+        Ok(Project { root })
+    }
+
+    /// Finds the project as described in the module docs.
+    pub fn locate(explicit: Option<&Path>) -> Result<Self, Error> {
+        if let Some(path) = explicit {
+            return Project::at(path);
+        }
+        if let Some(home) = std::env::var_os("SANDTABLE_HOME") {
+            return Project::at(PathBuf::from(home));
+        }
+        if let Ok(cwd) = std::env::current_dir() {
+            for dir in cwd.ancestors() {
+                if dir.join("scripts/rulesets").is_dir() {
+                    return Project::at(dir);
+                }
+            }
+        }
+        Project::at(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// The project folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `scripts/`.
+    pub fn scripts_dir(&self) -> PathBuf {
+        self.root.join("scripts")
+    }
+
+    /// `scripts/rulesets/<name>/`.
+    pub fn ruleset_dir(&self, name: &str) -> PathBuf {
+        self.scripts_dir().join("rulesets").join(name)
+    }
+
+    /// `scripts/abilities/`.
+    pub fn abilities_dir(&self) -> PathBuf {
+        self.scripts_dir().join("abilities")
+    }
+
+    /// The default scenario's path.
+    pub fn default_scenario(&self) -> PathBuf {
+        self.root.join(DEFAULT_SCENARIO)
+    }
+
+    /// The names of the rulesets (folders under `scripts/rulesets/` with a `ruleset.yaml`).
+    pub fn rulesets(&self) -> Vec<String> {
+        names_in(&self.scripts_dir().join("rulesets"), |p| {
+            p.join("ruleset.yaml").is_file()
+        })
+    }
+
+    /// The names of the abilities (`scripts/abilities/<name>.rhai`).
+    pub fn abilities(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.abilities_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let path = e.path();
+                (path.extension()? == "rhai")
+                    .then(|| path.file_stem()?.to_str().map(str::to_owned))?
+            })
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+fn names_in(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| keep(&e.path()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .collect();
+    names.sort();
+    names
+}

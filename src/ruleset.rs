@@ -1,0 +1,112 @@
+//! A ruleset's data: its troop chart and tables, read from `scripts/rulesets/<name>/ruleset.yaml`.
+//!
+//! The logic of a ruleset lives in its scripts; everything a house-ruler might want to change
+//! without touching logic (move allowances, dice, ranges, defaults for rulebook gaps) lives
+//! here. Scripts read it with `troop(type)` and `data()`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, read_file};
+use crate::geometry::Base;
+use crate::project::Project;
+use crate::unit::Stat;
+use crate::yaml;
+
+/// One troop type of the chart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TroopType {
+    /// Display name: `Heavy infantry`.
+    pub name: String,
+    /// Its base, when it differs from the ruleset's default.
+    #[serde(default)]
+    pub base: Option<Base>,
+    /// Its stats: move, dice, ranges, class, ...
+    #[serde(default)]
+    pub stats: BTreeMap<String, Stat>,
+}
+
+/// The contents of `ruleset.yaml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesetFile {
+    /// The rulebook's title.
+    pub name: String,
+    /// A line or two about it.
+    #[serde(default)]
+    pub description: String,
+    /// The rule scripts, loaded in this order (later ones may replace earlier functions).
+    pub scripts: Vec<String>,
+    /// The base a troop type gets unless it names its own.
+    pub default_base: Base,
+    /// Free-form tables and settings the scripts read with `data()`.
+    #[serde(default)]
+    pub data: BTreeMap<String, serde_json::Value>,
+    /// The troop chart.
+    pub troops: BTreeMap<String, TroopType>,
+}
+
+/// A loaded ruleset: its id, folder and data.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    /// The folder name under `scripts/rulesets/`: `playmobil`.
+    pub id: String,
+    /// Its folder.
+    pub dir: PathBuf,
+    /// Its data.
+    pub file: RulesetFile,
+}
+
+impl Ruleset {
+    /// Loads `scripts/rulesets/<id>/ruleset.yaml`.
+    pub fn load(project: &Project, id: &str) -> Result<Self, Error> {
+        let dir = project.ruleset_dir(id);
+        let path = dir.join("ruleset.yaml");
+        let text = read_file(&path)?;
+        let file: RulesetFile = yaml::parse(&path.display().to_string(), &text)?;
+        for (troop, spec) in &file.troops {
+            if let Some(base) = &spec.base {
+                base.validate().map_err(|e| {
+                    Error::other(format!("{}: troop `{troop}`: {e}", path.display()), None)
+                })?;
+            }
+        }
+        for script in &file.scripts {
+            if !dir.join(script).is_file() {
+                return Err(Error::other(
+                    format!("{}: script `{script}` does not exist", path.display()),
+                    Some(format!(
+                        "create {} or remove it from `scripts`",
+                        dir.join(script).display()
+                    )),
+                ));
+            }
+        }
+        Ok(Ruleset {
+            id: id.to_string(),
+            dir,
+            file,
+        })
+    }
+
+    /// The paths of the rule scripts, in load order.
+    pub fn script_paths(&self) -> Vec<PathBuf> {
+        self.file.scripts.iter().map(|s| self.dir.join(s)).collect()
+    }
+
+    /// A troop type by name.
+    pub fn troop(&self, name: &str) -> Option<&TroopType> {
+        self.file.troops.get(name)
+    }
+
+    /// The base of a troop type.
+    pub fn base_of(&self, troop: &TroopType) -> Base {
+        troop
+            .base
+            .clone()
+            .unwrap_or_else(|| self.file.default_base.clone())
+    }
+}

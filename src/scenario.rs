@@ -1,0 +1,724 @@
+//! Scenarios: the YAML files players share (see `docs/scenario.md`).
+//!
+//! Loading is a pipeline: read the file, parse it strictly (unknown fields and bad values are
+//! errors at their line and column), load the ruleset it names, then check every name against
+//! what exists (troop types, abilities, scripts, sides) with a did-you-mean, and build the
+//! battlefield. The result is a [`Scenario`] ready for a session.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_saphyr::Spanned;
+
+use crate::battlefield::Battlefield;
+use crate::cards::{Card, Deck};
+use crate::error::{Error, read_file};
+use crate::geometry::{Base, Point};
+use crate::grid::Grid;
+use crate::project::Project;
+use crate::ruleset::Ruleset;
+use crate::suggest::did_you_mean;
+use crate::terrain::{Feature, Shape, TerrainKind};
+use crate::unit::{Stat, Unit};
+use crate::yaml;
+
+/// The most units one unit entry may create with `count`.
+pub const MAX_COUNT: u32 = 1_000;
+
+/// A table edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Edge {
+    /// y = 0.
+    South,
+    /// y = depth.
+    North,
+    /// x = 0.
+    West,
+    /// x = width.
+    East,
+}
+
+/// The table's size in inches.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TableSpec {
+    width: f64,
+    depth: f64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GridSpec {
+    columns: u32,
+    rows: u32,
+    area: f64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RectSpec {
+    x: f64,
+    y: f64,
+    width: f64,
+    depth: f64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CircleSpec {
+    centre: Point,
+    radius: f64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TerrainSpec {
+    kind: Spanned<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    slope: Option<String>,
+    #[serde(default)]
+    polygon: Option<Vec<Point>>,
+    #[serde(default)]
+    rect: Option<RectSpec>,
+    #[serde(default)]
+    circle: Option<CircleSpec>,
+    #[serde(default)]
+    line: Option<Vec<Point>>,
+    #[serde(default)]
+    width: Option<f64>,
+    #[serde(default)]
+    blocks_sight: Option<bool>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitSpec {
+    id: Spanned<String>,
+    #[serde(rename = "type")]
+    troop: Spanned<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    count: Option<Spanned<u32>>,
+    at: Spanned<Point>,
+    #[serde(default)]
+    facing: Option<f64>,
+    #[serde(default)]
+    spacing: Option<f64>,
+    #[serde(default)]
+    base: Option<Base>,
+    #[serde(default)]
+    stats: BTreeMap<String, Stat>,
+    #[serde(default)]
+    abilities: Vec<Spanned<String>>,
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
+    groups: BTreeMap<String, String>,
+    #[serde(default)]
+    hits: i64,
+    #[serde(default)]
+    stands: Option<i64>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SideSpec {
+    id: Spanned<String>,
+    #[serde(default)]
+    name: Option<String>,
+    edge: Edge,
+    #[serde(default)]
+    units: Vec<UnitSpec>,
+}
+
+/// Which cards a scenario deck starts with.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+enum CardsSpec {
+    Named(Spanned<String>),
+    List(Vec<Spanned<String>>),
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeckSpec {
+    cards: CardsSpec,
+    #[serde(default)]
+    jokers: bool,
+    #[serde(default)]
+    first: Option<Spanned<usize>>,
+    #[serde(default = "yes")]
+    shuffle: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioFile {
+    name: String,
+    #[serde(default)]
+    description: String,
+    ruleset: Spanned<String>,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    table: Option<TableSpec>,
+    #[serde(default)]
+    grid: Option<GridSpec>,
+    #[serde(default)]
+    first: Option<Spanned<String>>,
+    #[serde(default)]
+    terrain: Vec<TerrainSpec>,
+    sides: Vec<SideSpec>,
+    #[serde(default)]
+    decks: BTreeMap<String, DeckSpec>,
+    #[serde(default)]
+    abilities: BTreeMap<String, Vec<Spanned<String>>>,
+    #[serde(default)]
+    house_rules: Vec<Spanned<String>>,
+}
+
+/// A side of the battle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Side {
+    /// Its id: `romans`.
+    pub id: String,
+    /// Its display name: `Rome`.
+    pub name: String,
+    /// The table edge it sets up on.
+    pub edge: Edge,
+}
+
+/// A deck the scenario asks for, before the session shuffles it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeckPlan {
+    /// The deck, in new-deck order.
+    pub deck: Deck,
+    /// Whether to shuffle it at the start.
+    pub shuffle: bool,
+    /// Keep only the first N cards after shuffling (one card per turn, say).
+    pub first: Option<usize>,
+}
+
+/// A loaded, checked scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// The file it came from.
+    pub path: PathBuf,
+    /// Its title.
+    pub name: String,
+    /// Its description.
+    pub description: String,
+    /// The ruleset it is played with.
+    pub ruleset: Ruleset,
+    /// The seed it asks for, if any (`--seed` overrides it).
+    pub seed: Option<u64>,
+    /// The sides, in the order given.
+    pub sides: Vec<Side>,
+    /// The side that plays first, when the scenario says.
+    pub first: Option<String>,
+    /// The table, terrain and units.
+    pub battlefield: Battlefield,
+    /// The decks, by name.
+    pub decks: BTreeMap<String, DeckPlan>,
+    /// House-rule scripts, loaded after the ruleset, in order.
+    pub house_rules: Vec<PathBuf>,
+}
+
+impl Scenario {
+    /// Loads and checks a scenario file.
+    pub fn load(project: &Project, path: &Path) -> Result<Scenario, Error> {
+        let text = read_file(path)?;
+        Scenario::from_text(project, path, &text)
+    }
+
+    /// Parses and checks scenario text (as if read from `path`).
+    pub fn from_text(project: &Project, path: &Path, text: &str) -> Result<Scenario, Error> {
+        let name = path.display().to_string();
+        let file: ScenarioFile = yaml::parse(&name, text)?;
+        Builder {
+            project,
+            path,
+            name: &name,
+            text,
+        }
+        .build(file)
+    }
+}
+
+/// Checks a parsed file and builds the scenario, keeping the text for diagnostics.
+struct Builder<'a> {
+    project: &'a Project,
+    path: &'a Path,
+    name: &'a str,
+    text: &'a str,
+}
+
+impl Builder<'_> {
+    fn error<T>(
+        &self,
+        at: &Spanned<T>,
+        message: String,
+        label: &str,
+        help: Option<String>,
+    ) -> Error {
+        yaml::at(self.name, self.text, at, &message, label, help)
+    }
+
+    fn build(&self, file: ScenarioFile) -> Result<Scenario, Error> {
+        let ruleset = self.ruleset(&file.ruleset)?;
+        let mut battlefield = self.table(&file)?;
+        for (i, t) in file.terrain.iter().enumerate() {
+            battlefield.terrain.features.push(self.terrain(i, t)?);
+        }
+
+        let abilities = self.project.abilities();
+        for (troop, names) in &file.abilities {
+            if ruleset.troop(troop).is_none() {
+                return Err(Error::other(
+                    format!(
+                        "{}: `abilities` names unknown troop type `{troop}`",
+                        self.name
+                    ),
+                    did_you_mean(troop, ruleset.file.troops.keys().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?")),
+                ));
+            }
+            for n in names {
+                self.check_ability(n, &abilities)?;
+            }
+        }
+
+        let mut sides = Vec::new();
+        let mut seen_sides = BTreeSet::new();
+        for side in &file.sides {
+            if !seen_sides.insert(side.id.value.clone()) {
+                return Err(self.error(
+                    &side.id,
+                    format!("two sides have the id `{}`", side.id.value),
+                    "again here",
+                    None,
+                ));
+            }
+            sides.push(Side {
+                id: side.id.value.clone(),
+                name: side.name.clone().unwrap_or_else(|| side.id.value.clone()),
+                edge: side.edge,
+            });
+            for spec in &side.units {
+                for unit in
+                    self.units(spec, &side.id.value, &ruleset, &file.abilities, &abilities)?
+                {
+                    if !battlefield.on_table(unit.pos) {
+                        return Err(self.error(
+                            &spec.at,
+                            format!(
+                                "`{}` stands at {} which is off the {}\" x {}\" table",
+                                unit.id, unit.pos, battlefield.width, battlefield.depth
+                            ),
+                            "off the table",
+                            Some("place it inside the table, or make the table larger".into()),
+                        ));
+                    }
+                    let id = unit.id.clone();
+                    battlefield
+                        .add_unit(unit)
+                        .map_err(|e| self.error(&spec.id, e, &format!("`{id}` again"), None))?;
+                }
+            }
+        }
+        if sides.len() < 2 {
+            return Err(Error::other(
+                format!(
+                    "{}: a battle needs at least two sides, found {}",
+                    self.name,
+                    sides.len()
+                ),
+                None,
+            ));
+        }
+
+        let first = match &file.first {
+            Some(f) if !seen_sides.contains(&f.value) => {
+                return Err(self.error(
+                    f,
+                    format!("`first` names unknown side `{}`", f.value),
+                    "no such side",
+                    did_you_mean(&f.value, seen_sides.iter().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?")),
+                ));
+            }
+            f => f.as_ref().map(|f| f.value.clone()),
+        };
+
+        let mut decks = BTreeMap::new();
+        for (deck_name, spec) in &file.decks {
+            decks.insert(deck_name.clone(), self.deck(deck_name, spec)?);
+        }
+
+        let mut house_rules = Vec::new();
+        for rule in &file.house_rules {
+            house_rules.push(self.house_rule(rule)?);
+        }
+
+        Ok(Scenario {
+            path: self.path.to_path_buf(),
+            name: file.name,
+            description: file.description,
+            ruleset,
+            seed: file.seed,
+            sides,
+            first,
+            battlefield,
+            decks,
+            house_rules,
+        })
+    }
+
+    fn ruleset(&self, name: &Spanned<String>) -> Result<Ruleset, Error> {
+        let known = self.project.rulesets();
+        if !known.contains(&name.value) {
+            let help = match did_you_mean(&name.value, known.iter().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("the rulesets are: {}", known.join(", ")),
+            };
+            return Err(self.error(
+                name,
+                format!("unknown ruleset `{}`", name.value),
+                "no such ruleset",
+                Some(help),
+            ));
+        }
+        Ruleset::load(self.project, &name.value)
+    }
+
+    fn table(&self, file: &ScenarioFile) -> Result<Battlefield, Error> {
+        let grid = match &file.grid {
+            Some(g) => {
+                let grid = Grid {
+                    columns: g.columns,
+                    rows: g.rows,
+                    area: g.area,
+                };
+                grid.validate()
+                    .map_err(|e| Error::other(format!("{}: grid: {e}", self.name), None))?;
+                Some(grid)
+            }
+            None => None,
+        };
+        let (width, depth) = match (&file.table, &grid) {
+            (Some(t), _) => (t.width, t.depth),
+            (None, Some(g)) => (g.width(), g.depth()),
+            (None, None) => (72.0, 48.0),
+        };
+        if !(width.is_finite()
+            && depth.is_finite()
+            && width > 0.0
+            && depth > 0.0
+            && width <= 10_000.0
+            && depth <= 10_000.0)
+        {
+            return Err(Error::other(
+                format!(
+                    "{}: the table must be between 0 and 10,000 inches each way, got {width} x {depth}",
+                    self.name
+                ),
+                None,
+            ));
+        }
+        let mut b = Battlefield::new(width, depth);
+        b.grid = grid;
+        Ok(b)
+    }
+
+    fn terrain(&self, index: usize, t: &TerrainSpec) -> Result<Feature, Error> {
+        let kind = TerrainKind::parse(&t.kind.value, t.slope.as_deref())
+            .map_err(|e| self.error(&t.kind, e, "this terrain", None))?;
+        let mut shapes = Vec::new();
+        if let Some(p) = &t.polygon {
+            shapes.push(Shape::Polygon(p.clone()));
+        }
+        if let Some(r) = &t.rect {
+            shapes.push(Shape::Rect {
+                x: r.x,
+                y: r.y,
+                width: r.width,
+                depth: r.depth,
+            });
+        }
+        if let Some(c) = &t.circle {
+            shapes.push(Shape::Circle {
+                centre: c.centre,
+                radius: c.radius,
+            });
+        }
+        if let Some(l) = &t.line {
+            shapes.push(Shape::Line {
+                points: l.clone(),
+                width: t.width.unwrap_or(1.0),
+            });
+        }
+        if shapes.len() != 1 {
+            return Err(self.error(
+                &t.kind,
+                format!(
+                    "terrain feature {} needs exactly one shape, found {}",
+                    index + 1,
+                    shapes.len()
+                ),
+                "this feature",
+                Some("give one of `polygon`, `rect`, `circle` or `line`".into()),
+            ));
+        }
+        let shape = shapes.remove(0);
+        if t.width.is_some() && !matches!(shape, Shape::Line { .. }) {
+            return Err(self.error(
+                &t.kind,
+                "`width` belongs to `line` terrain only".into(),
+                "this feature",
+                None,
+            ));
+        }
+        shape
+            .validate()
+            .map_err(|e| self.error(&t.kind, e, "this feature", None))?;
+        let name = t
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{} {}", kind.name(), index + 1));
+        let mut feature = Feature::new(name, kind, shape);
+        if let Some(b) = t.blocks_sight {
+            feature.blocks_sight = b;
+        }
+        Ok(feature)
+    }
+
+    fn check_ability(&self, name: &Spanned<String>, known: &[String]) -> Result<(), Error> {
+        if known.contains(&name.value) {
+            return Ok(());
+        }
+        let help = match did_you_mean(&name.value, known.iter().map(String::as_str)) {
+            Some(s) => Some(format!("did you mean `{s}`?")),
+            None if known.is_empty() => {
+                Some("no ability scripts exist yet in scripts/abilities/".into())
+            }
+            None => Some(format!("the abilities are: {}", known.join(", "))),
+        };
+        Err(self.error(
+            name,
+            format!("unknown ability `{}`", name.value),
+            "no such ability",
+            help,
+        ))
+    }
+
+    fn units(
+        &self,
+        spec: &UnitSpec,
+        side: &str,
+        ruleset: &Ruleset,
+        troop_abilities: &BTreeMap<String, Vec<Spanned<String>>>,
+        known_abilities: &[String],
+    ) -> Result<Vec<Unit>, Error> {
+        let Some(troop) = ruleset.troop(&spec.troop.value) else {
+            let known = ruleset.file.troops.keys().map(String::as_str);
+            let help = did_you_mean(&spec.troop.value, known)
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| {
+                    format!(
+                        "the troop types of `{}` are: {}",
+                        ruleset.id,
+                        ruleset
+                            .file
+                            .troops
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                });
+            return Err(self.error(
+                &spec.troop,
+                format!("unknown troop type `{}`", spec.troop.value),
+                "not in the troop chart",
+                Some(help),
+            ));
+        };
+        if !valid_id(&spec.id.value) {
+            return Err(self.error(
+                &spec.id,
+                format!("`{}` is not a usable unit id", spec.id.value),
+                "this id",
+                Some("use letters, digits and `_`, starting with a letter".into()),
+            ));
+        }
+        for a in &spec.abilities {
+            self.check_ability(a, known_abilities)?;
+        }
+        let count = spec.count.as_ref().map_or(1, |c| c.value);
+        if let Some(c) = &spec.count
+            && (c.value == 0 || c.value > MAX_COUNT)
+        {
+            return Err(self.error(
+                c,
+                format!("`count` must be from 1 to {MAX_COUNT}, got {}", c.value),
+                "here",
+                None,
+            ));
+        }
+        let base = spec.base.clone().unwrap_or_else(|| ruleset.base_of(troop));
+        base.validate()
+            .map_err(|e| self.error(&spec.id, e, "this unit's base", None))?;
+        let facing = spec.facing.unwrap_or(0.0);
+        let spacing = spec.spacing.unwrap_or_else(|| frontage(&base) + 0.5);
+        if !facing.is_finite()
+            || !spacing.is_finite()
+            || !spec.at.value.x.is_finite()
+            || !spec.at.value.y.is_finite()
+        {
+            return Err(self.error(
+                &spec.id,
+                "position, facing and spacing must be finite numbers".into(),
+                "this unit",
+                None,
+            ));
+        }
+        let mut stats = troop.stats.clone();
+        stats.extend(spec.stats.clone());
+        let mut abilities: Vec<String> = troop_abilities
+            .get(&spec.troop.value)
+            .into_iter()
+            .flatten()
+            .map(|a| a.value.clone())
+            .collect();
+        for a in &spec.abilities {
+            if !abilities.contains(&a.value) {
+                abilities.push(a.value.clone());
+            }
+        }
+        Ok((0..count)
+            .map(|i| Unit {
+                id: if spec.count.is_some() {
+                    format!("{}_{}", spec.id.value, i + 1)
+                } else {
+                    spec.id.value.clone()
+                },
+                name: spec.name.clone().unwrap_or_else(|| troop.name.clone()),
+                side: side.to_string(),
+                troop: spec.troop.value.clone(),
+                pos: spec.at.value.offset(facing + 90.0, spacing * f64::from(i)),
+                facing: crate::geometry::normalize_degrees(facing),
+                base: base.clone(),
+                stats: stats.clone(),
+                hits: spec.hits,
+                stands: spec.stands.unwrap_or(1),
+                tags: spec.tags.iter().cloned().collect(),
+                abilities: abilities.clone(),
+                groups: spec.groups.clone(),
+                in_play: true,
+            })
+            .collect())
+    }
+
+    fn deck(&self, name: &str, spec: &DeckSpec) -> Result<DeckPlan, Error> {
+        let deck = match &spec.cards {
+            CardsSpec::Named(n) if n.value == "standard" => Deck::standard(name, spec.jokers),
+            CardsSpec::Named(n) => {
+                return Err(self.error(
+                    n,
+                    format!("unknown deck `{}`", n.value),
+                    "here",
+                    Some("write `standard` (with `jokers: true` for 54 cards) or a list of cards such as [AS, 10H, JOKER]".into()),
+                ));
+            }
+            CardsSpec::List(list) => {
+                let mut cards = Vec::new();
+                for c in list {
+                    cards.push(
+                        Card::parse(&c.value)
+                            .map_err(|e| self.error(c, e.to_string(), "this card", None))?,
+                    );
+                }
+                Deck::from_cards(name, cards)
+            }
+        };
+        if let Some(first) = &spec.first
+            && (first.value == 0 || first.value > deck.len())
+        {
+            return Err(self.error(
+                first,
+                format!(
+                    "`first` must be from 1 to the {} cards of the deck, got {}",
+                    deck.len(),
+                    first.value
+                ),
+                "here",
+                None,
+            ));
+        }
+        Ok(DeckPlan {
+            deck,
+            shuffle: spec.shuffle,
+            first: spec.first.as_ref().map(|f| f.value),
+        })
+    }
+
+    /// House rules live beside the scenario (or below it); never through `..` or an absolute
+    /// path, since scenarios are shared between strangers.
+    fn house_rule(&self, rule: &Spanned<String>) -> Result<PathBuf, Error> {
+        let rel = Path::new(&rule.value);
+        if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
+            return Err(self.error(
+                rule,
+                format!(
+                    "house rule `{}` must be a path inside the scenario's folder",
+                    rule.value
+                ),
+                "not allowed",
+                Some("write a relative path without `..`, e.g. `house/my_rule.rhai`".into()),
+            ));
+        }
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let path = dir.join(rel);
+        if !path.is_file() {
+            let siblings: Vec<String> = std::fs::read_dir(path.parent().unwrap_or(dir))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                .collect();
+            let file_name = rel.file_name().and_then(|f| f.to_str()).unwrap_or_default();
+            return Err(self.error(
+                rule,
+                format!("house rule script `{}` does not exist", rule.value),
+                "no such file",
+                did_you_mean(file_name, siblings.iter().map(String::as_str))
+                    .map(|s| format!("did you mean `{s}`?")),
+            ));
+        }
+        Ok(path)
+    }
+}
+
+fn frontage(base: &Base) -> f64 {
+    match base {
+        Base::Round { diameter } => *diameter,
+        Base::Rect { width, .. } => *width,
+    }
+}
+
+/// Ids are typed at the prompt, so they are plain words.
+fn valid_id(id: &str) -> bool {
+    let mut chars = id.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && id.len() <= 64
+}

@@ -1,0 +1,1023 @@
+//! The host API: every name scripts can call, registered on a session's engine.
+//!
+//! Scripts see these types (custom types with getters, setters and methods):
+//! `Unit` (a handle on a unit of this game), `Roll`, `Card`, `Deck` (a handle on one of the
+//! game's decks) and `Point`; and these functions, grouped as in `docs/api.md`:
+//!
+//! - dice: `roll`, `d`;
+//! - cards: `card`, `deck`, `new_deck`, and the `Deck` and `Card` methods;
+//! - measurement: `ft`, `point`, `distance`, `edge_distance`, `in_contact`, `bearing`,
+//!   `angle_off`, `in_arc`, `in_cone`, `units_in_cone`, `scatter`, `line_of_sight`,
+//!   `sight_blocker`, `terrain_at`, `path_crosses`, `on_table`, `table_width`, `table_depth`;
+//! - grid areas: `area_of`, `area_centre`, `area_distance`, `adjacent`, `area_aspect`;
+//! - units: `unit`, `units`, `all_units`, `units_tagged`, `units_in_group`, `units_within`,
+//!   `nearest_enemy`, `enemies`, `sides`, `side_name`, and the `Unit` properties and methods;
+//! - the game: `turn`, `active_side`, `set_turn`, `say`, `data`, `troop`, `seed`, and `print`
+//!   and `debug`, which write to the event log.
+//!
+//! Every function that reads the game or the generator is registered as volatile, and every
+//! change goes through [`GameState`], which logs it.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use rhai::{
+    Array, Dynamic, Engine, EvalAltResult, FLOAT, FuncRegistration, INT, ImmutableString, Map,
+    Position,
+};
+
+use crate::cards::{Card, Colour, Deck, Suit};
+use crate::dice::Roll;
+use crate::geometry::{self, Point};
+use crate::grid::{self, Area};
+use crate::ruleset::Ruleset;
+use crate::state::GameState;
+use crate::unit::{Stat, Unit};
+
+/// The game state shared between the session and the functions registered on its engine.
+pub type Shared = Rc<RefCell<GameState>>;
+
+type Res<T> = Result<T, Box<EvalAltResult>>;
+
+/// A handle on a unit of the game; scripts see it as `Unit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitRef(pub usize);
+
+/// A handle on one of the game's decks; scripts see it as `Deck`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeckRef(pub ImmutableString);
+
+/// An error raised by a host function: a script bug (a bad argument, a missing deck), as
+/// opposed to a rule refusing an action with `throw`.
+#[derive(Clone, Debug)]
+pub struct HostError(pub String);
+
+/// Builds a host error value for Rhai.
+pub fn host_error(message: impl Into<String>) -> Box<EvalAltResult> {
+    EvalAltResult::ErrorRuntime(Dynamic::from(HostError(message.into())), Position::NONE).into()
+}
+
+macro_rules! volatile {
+    ($engine:expr, $name:expr, $f:expr) => {
+        FuncRegistration::new($name)
+            .in_global_namespace()
+            .with_volatility(true)
+            .register_into_engine($engine, $f);
+    };
+}
+
+/// A number from a script, INT or FLOAT.
+pub fn number(v: &Dynamic, what: &str) -> Res<f64> {
+    if let Ok(i) = v.as_int() {
+        return Ok(i as f64);
+    }
+    if let Ok(f) = v.as_float() {
+        if f.is_finite() {
+            return Ok(f);
+        }
+        return Err(host_error(format!("{what} must be a finite number")));
+    }
+    Err(host_error(format!(
+        "{what} must be a number, not {}",
+        v.type_name()
+    )))
+}
+
+fn count(v: INT, what: &str) -> Res<usize> {
+    usize::try_from(v).map_err(|_| host_error(format!("{what} must not be negative, got {v}")))
+}
+
+fn stat_to_dynamic(s: &Stat) -> Dynamic {
+    match s {
+        Stat::Bool(b) => Dynamic::from_bool(*b),
+        Stat::Int(i) => Dynamic::from_int(*i),
+        Stat::Float(f) => Dynamic::from_float(*f),
+        Stat::Text(t) => Dynamic::from(t.clone()),
+    }
+}
+
+fn dynamic_to_stat(v: &Dynamic) -> Res<Stat> {
+    if let Ok(b) = v.as_bool() {
+        Ok(Stat::Bool(b))
+    } else if let Ok(i) = v.as_int() {
+        Ok(Stat::Int(i))
+    } else if let Ok(f) = v.as_float() {
+        Ok(Stat::Float(f))
+    } else if let Some(s) = v.read_lock::<ImmutableString>() {
+        Ok(Stat::Text(s.to_string()))
+    } else {
+        Err(host_error(format!(
+            "a stat must be a bool, number or string, not {}",
+            v.type_name()
+        )))
+    }
+}
+
+fn strings<'a>(items: impl IntoIterator<Item = &'a String>) -> Array {
+    items
+        .into_iter()
+        .map(|s| Dynamic::from(s.clone()))
+        .collect()
+}
+
+fn unit_array(idx: impl IntoIterator<Item = usize>) -> Array {
+    idx.into_iter().map(|i| Dynamic::from(UnitRef(i))).collect()
+}
+
+fn suit_name(s: Suit) -> &'static str {
+    match s {
+        Suit::Spades => "spades",
+        Suit::Hearts => "hearts",
+        Suit::Diamonds => "diamonds",
+        Suit::Clubs => "clubs",
+    }
+}
+
+fn colour_name(c: Colour) -> &'static str {
+    match c {
+        Colour::Red => "red",
+        Colour::Black => "black",
+    }
+}
+
+/// Registers the whole host API on `engine`, bound to `state` and `ruleset`.
+pub fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
+    register_log(engine, state);
+    register_dice(engine, state);
+    register_cards(engine, state);
+    register_points(engine);
+    register_measurement(engine, state);
+    register_grid(engine, state);
+    register_units(engine, state);
+    register_game(engine, state, ruleset);
+}
+
+fn register_log(engine: &mut Engine, state: &Shared) {
+    let st = state.clone();
+    engine.on_print(move |text| {
+        st.borrow_mut()
+            .log
+            .push(crate::event::Event::Print { text: text.into() });
+    });
+    let st = state.clone();
+    engine.on_debug(move |text, _source, _pos| {
+        st.borrow_mut()
+            .log
+            .push(crate::event::Event::Debug { text: text.into() });
+    });
+}
+
+fn register_dice(engine: &mut Engine, state: &Shared) {
+    engine.register_type_with_name::<Roll>("Roll");
+    let st = state.clone();
+    volatile!(engine, "roll", move |expr: &str| -> Res<Roll> {
+        st.borrow_mut()
+            .roll_text(expr, None)
+            .map_err(|e| host_error(format!("bad dice expression `{expr}`: {e}")))
+    });
+    let st = state.clone();
+    volatile!(engine, "roll", move |expr: &str, why: &str| -> Res<Roll> {
+        st.borrow_mut()
+            .roll_text(expr, Some(why))
+            .map_err(|e| host_error(format!("bad dice expression `{expr}`: {e}")))
+    });
+    let st = state.clone();
+    volatile!(engine, "d", move |sides: INT| -> Res<INT> {
+        if !(1..=crate::dice::MAX_SIDES as INT).contains(&sides) {
+            return Err(host_error(format!(
+                "a die has 1 to {} sides, not {sides}",
+                crate::dice::MAX_SIDES
+            )));
+        }
+        let roll = st
+            .borrow_mut()
+            .roll_text(&format!("d{sides}"), None)
+            .map_err(|e| host_error(e.to_string()))?;
+        Ok(roll.total)
+    });
+    engine
+        .register_get("total", |r: &mut Roll| r.total)
+        .register_get("dice", |r: &mut Roll| -> Array {
+            r.kept_values()
+                .into_iter()
+                .map(|v| Dynamic::from_int(INT::from(v)))
+                .collect()
+        })
+        .register_get("all_dice", |r: &mut Roll| -> Array {
+            r.all_values()
+                .into_iter()
+                .map(|v| Dynamic::from_int(INT::from(v)))
+                .collect()
+        })
+        .register_get("highest", |r: &mut Roll| -> INT {
+            r.highest().map_or(0, INT::from)
+        })
+        .register_get("lowest", |r: &mut Roll| -> INT {
+            r.lowest().map_or(0, INT::from)
+        })
+        .register_get("successes", |r: &mut Roll| r.successes())
+        .register_get("expr", |r: &mut Roll| r.expr.clone())
+        .register_fn("to_string", |r: &mut Roll| format!("{}: {r}", r.expr))
+        .register_fn("to_debug", |r: &mut Roll| format!("{}: {r}", r.expr));
+}
+
+fn register_cards(engine: &mut Engine, state: &Shared) {
+    engine.register_type_with_name::<Card>("Card");
+    engine.register_type_with_name::<DeckRef>("Deck");
+    engine
+        .register_fn("card", |text: &str| -> Res<Card> {
+            Card::parse(text).map_err(|e| host_error(e.to_string()))
+        })
+        .register_get("rank", |c: &mut Card| INT::from(c.rank()))
+        .register_get("suit", |c: &mut Card| {
+            c.suit().map_or("", suit_name).to_string()
+        })
+        .register_get("colour", |c: &mut Card| colour_name(c.colour()).to_string())
+        .register_get("is_face", |c: &mut Card| c.is_face())
+        .register_get("is_joker", |c: &mut Card| c.is_joker())
+        .register_get("is_ace", |c: &mut Card| c.is_ace())
+        .register_get("is_red", |c: &mut Card| c.colour() == Colour::Red)
+        .register_get("is_black", |c: &mut Card| c.colour() == Colour::Black)
+        .register_get("name", |c: &mut Card| match c.suit() {
+            Some(s) => format!("{} of {}", c.rank_name(), suit_name(s)),
+            None => format!("{} joker", colour_name(c.colour())),
+        })
+        .register_fn("to_string", |c: &mut Card| c.to_string())
+        .register_fn("to_debug", |c: &mut Card| c.to_string())
+        .register_fn("==", |a: Card, b: Card| a == b)
+        .register_fn("!=", |a: Card, b: Card| a != b);
+
+    let st = state.clone();
+    volatile!(engine, "deck", move |name: &str| -> Res<DeckRef> {
+        st.borrow().deck(name).map_err(host_error)?;
+        Ok(DeckRef(name.into()))
+    });
+    let st = state.clone();
+    volatile!(engine, "new_deck", move |name: &str,
+                                        kind: &str|
+          -> Res<DeckRef> {
+        let deck = match kind {
+            "standard" => Deck::standard(name, false),
+            "standard+jokers" => Deck::standard(name, true),
+            list => Deck::parse_list(name, list).map_err(|e| host_error(e.to_string()))?,
+        };
+        st.borrow_mut().add_deck(deck);
+        Ok(DeckRef(name.into()))
+    });
+    let st = state.clone();
+    volatile!(engine, "new_deck", move |name: &str,
+                                        cards: Array|
+          -> Res<DeckRef> {
+        let mut list = Vec::new();
+        for c in cards {
+            let card = if let Some(card) = c.clone().try_cast::<Card>() {
+                card
+            } else {
+                Card::parse(&c.to_string()).map_err(|e| host_error(e.to_string()))?
+            };
+            list.push(card);
+        }
+        st.borrow_mut().add_deck(Deck::from_cards(name, list));
+        Ok(DeckRef(name.into()))
+    });
+
+    let st = state.clone();
+    volatile!(engine, "draw", move |d: &mut DeckRef| -> Res<Card> {
+        let mut cards = st.borrow_mut().draw(&d.0, 1).map_err(host_error)?;
+        cards.pop().ok_or_else(|| host_error("no card drawn"))
+    });
+    let st = state.clone();
+    volatile!(engine, "draw", move |d: &mut DeckRef,
+                                    n: INT|
+          -> Res<Array> {
+        let n = count(n, "the number of cards")?;
+        let cards = st.borrow_mut().draw(&d.0, n).map_err(host_error)?;
+        Ok(cards.into_iter().map(Dynamic::from).collect())
+    });
+    let st = state.clone();
+    volatile!(engine, "peek", move |d: &mut DeckRef| -> Res<Dynamic> {
+        let state = st.borrow();
+        Ok(state
+            .deck(&d.0)
+            .map_err(host_error)?
+            .peek()
+            .map_or(Dynamic::UNIT, Dynamic::from))
+    });
+    let st = state.clone();
+    volatile!(engine, "peek", move |d: &mut DeckRef,
+                                    n: INT|
+          -> Res<Array> {
+        let n = count(n, "the number of cards")?;
+        let state = st.borrow();
+        Ok(state
+            .deck(&d.0)
+            .map_err(host_error)?
+            .peek_n(n)
+            .into_iter()
+            .map(Dynamic::from)
+            .collect())
+    });
+    let st = state.clone();
+    volatile!(engine, "discard", move |d: &mut DeckRef,
+                                       card: Card|
+          -> Res<()> {
+        st.borrow_mut().discard(&d.0, card).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "shuffle", move |d: &mut DeckRef| -> Res<()> {
+        st.borrow_mut().shuffle(&d.0).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "reshuffle", move |d: &mut DeckRef| -> Res<()> {
+        st.borrow_mut().reshuffle(&d.0).map_err(host_error)
+    });
+    let st = state.clone();
+    engine.register_get("count", move |d: &mut DeckRef| -> Res<INT> {
+        Ok(st.borrow().deck(&d.0).map_err(host_error)?.len() as INT)
+    });
+    let st = state.clone();
+    engine.register_get("discards", move |d: &mut DeckRef| -> Res<INT> {
+        Ok(st.borrow().deck(&d.0).map_err(host_error)?.discard_count() as INT)
+    });
+    engine
+        .register_get("name", |d: &mut DeckRef| d.0.clone())
+        .register_fn("to_string", |d: &mut DeckRef| format!("deck {}", d.0))
+        .register_fn("to_debug", |d: &mut DeckRef| format!("deck {}", d.0));
+}
+
+fn register_points(engine: &mut Engine) {
+    engine.register_type_with_name::<Point>("Point");
+    engine
+        .register_fn("ft", |feet: Dynamic| -> Res<FLOAT> {
+            Ok(geometry::ft(number(&feet, "a length in feet")?))
+        })
+        .register_fn("point", |x: Dynamic, y: Dynamic| -> Res<Point> {
+            Ok(Point::new(number(&x, "x")?, number(&y, "y")?))
+        })
+        .register_get("x", |p: &mut Point| p.x)
+        .register_get("y", |p: &mut Point| p.y)
+        .register_set("x", |p: &mut Point, v: Dynamic| -> Res<()> {
+            p.x = number(&v, "x")?;
+            Ok(())
+        })
+        .register_set("y", |p: &mut Point, v: Dynamic| -> Res<()> {
+            p.y = number(&v, "y")?;
+            Ok(())
+        })
+        .register_fn("+", |a: Point, b: Point| Point::new(a.x + b.x, a.y + b.y))
+        .register_fn("-", |a: Point, b: Point| Point::new(a.x - b.x, a.y - b.y))
+        .register_fn("==", |a: Point, b: Point| a == b)
+        .register_fn("!=", |a: Point, b: Point| a != b)
+        .register_fn("to_string", |p: &mut Point| p.to_string())
+        .register_fn("to_debug", |p: &mut Point| p.to_string())
+        .register_fn(
+            "scatter",
+            |p: Point, bearing: Dynamic, distance: Dynamic| -> Res<Point> {
+                Ok(geometry::scatter(
+                    p,
+                    number(&bearing, "a bearing")?,
+                    number(&distance, "a distance")?,
+                ))
+            },
+        );
+}
+
+/// Where a script argument stands: a point, a unit, or `[x, y]`.
+fn place(state: &GameState, v: &Dynamic) -> Res<Point> {
+    if let Some(p) = v.read_lock::<Point>() {
+        return Ok(*p);
+    }
+    if let Some(u) = v.read_lock::<UnitRef>() {
+        return Ok(state.unit(u.0).map_err(host_error)?.pos);
+    }
+    if let Some(a) = v.read_lock::<Array>()
+        && a.len() == 2
+    {
+        return Ok(Point::new(number(&a[0], "x")?, number(&a[1], "y")?));
+    }
+    Err(host_error(format!(
+        "expected a point or a unit, not {}",
+        v.type_name()
+    )))
+}
+
+fn unit_of(v: &Dynamic, what: &str) -> Res<usize> {
+    v.read_lock::<UnitRef>()
+        .map(|u| u.0)
+        .ok_or_else(|| host_error(format!("{what} must be a unit, not {}", v.type_name())))
+}
+
+fn feature_map(state: &GameState, idx: usize) -> Dynamic {
+    let f = &state.battlefield.terrain.features[idx];
+    let mut m = Map::new();
+    m.insert("name".into(), f.name.clone().into());
+    m.insert("kind".into(), f.kind.name().into());
+    m.insert(
+        "slope".into(),
+        match &f.kind {
+            crate::terrain::TerrainKind::Hill(s) => format!("{s:?}").to_lowercase().into(),
+            _ => Dynamic::UNIT,
+        },
+    );
+    m.insert("blocks_sight".into(), f.blocks_sight.into());
+    m.into()
+}
+
+fn register_measurement(engine: &mut Engine, state: &Shared) {
+    let st = state.clone();
+    volatile!(engine, "distance", move |a: Dynamic,
+                                        b: Dynamic|
+          -> Res<FLOAT> {
+        let s = st.borrow();
+        Ok(place(&s, &a)?.distance(place(&s, &b)?))
+    });
+    let st = state.clone();
+    volatile!(engine, "edge_distance", move |a: UnitRef,
+                                             b: UnitRef|
+          -> FLOAT {
+        st.borrow().battlefield.edge_distance(a.0, b.0)
+    });
+    let st = state.clone();
+    volatile!(engine, "in_contact", move |a: UnitRef,
+                                          b: UnitRef|
+          -> bool {
+        st.borrow().battlefield.in_contact(a.0, b.0)
+    });
+    let st = state.clone();
+    volatile!(engine, "bearing", move |a: Dynamic,
+                                       b: Dynamic|
+          -> Res<FLOAT> {
+        let s = st.borrow();
+        Ok(place(&s, &a)?.bearing_to(place(&s, &b)?))
+    });
+    let st = state.clone();
+    volatile!(engine, "angle_off", move |u: UnitRef,
+                                         target: Dynamic|
+          -> Res<FLOAT> {
+        let s = st.borrow();
+        let unit = s.unit(u.0).map_err(host_error)?;
+        Ok(geometry::angle_off(
+            unit.facing,
+            unit.pos.bearing_to(place(&s, &target)?),
+        ))
+    });
+    let st = state.clone();
+    volatile!(engine, "in_arc", move |u: UnitRef,
+                                      target: Dynamic,
+                                      half_angle: Dynamic|
+          -> Res<bool> {
+        let s = st.borrow();
+        let unit = s.unit(u.0).map_err(host_error)?;
+        Ok(geometry::in_arc(
+            unit.facing,
+            unit.pos,
+            place(&s, &target)?,
+            number(&half_angle, "a half-angle")?,
+        ))
+    });
+    let st = state.clone();
+    volatile!(engine, "in_cone", move |apex: Dynamic,
+                                       direction: Dynamic,
+                                       range: Dynamic,
+                                       half_angle: Dynamic,
+                                       target: Dynamic|
+          -> Res<bool> {
+        let s = st.borrow();
+        Ok(geometry::in_cone(
+            place(&s, &apex)?,
+            number(&direction, "a direction")?,
+            number(&range, "a range")?,
+            number(&half_angle, "a half-angle")?,
+            place(&s, &target)?,
+        ))
+    });
+    let st = state.clone();
+    volatile!(engine, "units_in_cone", move |apex: Dynamic,
+                                             direction: Dynamic,
+                                             range: Dynamic,
+                                             half_angle: Dynamic|
+          -> Res<Array> {
+        let s = st.borrow();
+        Ok(unit_array(s.battlefield.in_cone(
+            place(&s, &apex)?,
+            number(&direction, "a direction")?,
+            number(&range, "a range")?,
+            number(&half_angle, "a half-angle")?,
+        )))
+    });
+    let st = state.clone();
+    let sight =
+        move |a: Dynamic, b: Dynamic, units_block: bool| -> Res<crate::battlefield::Sight> {
+            let s = st.borrow();
+            let ignore: Vec<usize> = [&a, &b]
+                .iter()
+                .filter_map(|v| v.read_lock::<UnitRef>().map(|u| u.0))
+                .collect();
+            Ok(s.battlefield
+                .sight(place(&s, &a)?, place(&s, &b)?, units_block, &ignore))
+        };
+    let sight = Rc::new(sight);
+    let f = sight.clone();
+    volatile!(engine, "line_of_sight", move |a: Dynamic,
+                                             b: Dynamic|
+          -> Res<bool> {
+        Ok(f(a, b, false)? == crate::battlefield::Sight::Clear)
+    });
+    let f = sight.clone();
+    volatile!(engine, "line_of_sight", move |a: Dynamic,
+                                             b: Dynamic,
+                                             units_block: bool|
+          -> Res<bool> {
+        Ok(f(a, b, units_block)? == crate::battlefield::Sight::Clear)
+    });
+    let st = state.clone();
+    let f = sight;
+    volatile!(engine, "sight_blocker", move |a: Dynamic,
+                                             b: Dynamic,
+                                             units_block: bool|
+          -> Res<Dynamic> {
+        Ok(match f(a, b, units_block)? {
+            crate::battlefield::Sight::Clear => Dynamic::UNIT,
+            crate::battlefield::Sight::Terrain(i) => st.borrow().battlefield.terrain.features[i]
+                .name
+                .clone()
+                .into(),
+            crate::battlefield::Sight::Unit(i) => Dynamic::from(UnitRef(i)),
+        })
+    });
+    let st = state.clone();
+    volatile!(engine, "terrain_at", move |p: Dynamic| -> Res<Array> {
+        let s = st.borrow();
+        let p = place(&s, &p)?;
+        Ok(s.battlefield
+            .terrain
+            .at(p)
+            .into_iter()
+            .map(|i| feature_map(&s, i))
+            .collect())
+    });
+    let st = state.clone();
+    volatile!(engine, "path_crosses", move |a: Dynamic,
+                                            b: Dynamic|
+          -> Res<Array> {
+        let s = st.borrow();
+        let (a, b) = (place(&s, &a)?, place(&s, &b)?);
+        Ok(s.battlefield
+            .terrain
+            .crossed_by(a, b)
+            .into_iter()
+            .map(|i| feature_map(&s, i))
+            .collect())
+    });
+    let st = state.clone();
+    volatile!(engine, "on_table", move |p: Dynamic| -> Res<bool> {
+        let s = st.borrow();
+        Ok(s.battlefield.on_table(place(&s, &p)?))
+    });
+    let st = state.clone();
+    volatile!(engine, "table_width", move || -> FLOAT {
+        st.borrow().battlefield.width
+    });
+    let st = state.clone();
+    volatile!(engine, "table_depth", move || -> FLOAT {
+        st.borrow().battlefield.depth
+    });
+}
+
+fn area_value(a: Area) -> Dynamic {
+    let arr: Array = vec![
+        Dynamic::from_int(INT::from(a.col)),
+        Dynamic::from_int(INT::from(a.row)),
+    ];
+    arr.into()
+}
+
+/// An area from a script: `[col, row]` or a unit (the area it stands in).
+fn area_arg(state: &GameState, v: &Dynamic) -> Res<Area> {
+    let grid = state
+        .battlefield
+        .grid
+        .as_ref()
+        .ok_or_else(|| host_error("this scenario has no grid: add `grid:` to use areas"))?;
+    if let Some(u) = v.read_lock::<UnitRef>() {
+        let pos = state.unit(u.0).map_err(host_error)?.pos;
+        return grid
+            .area_of(pos)
+            .ok_or_else(|| host_error("that unit stands off the grid"));
+    }
+    if let Some(a) = v.read_lock::<Array>()
+        && a.len() == 2
+        && let (Ok(col), Ok(row)) = (a[0].as_int(), a[1].as_int())
+    {
+        let col = i32::try_from(col).map_err(|_| host_error("area column out of range"))?;
+        let row = i32::try_from(row).map_err(|_| host_error("area row out of range"))?;
+        return Ok(Area { col, row });
+    }
+    Err(host_error(format!(
+        "expected an area [col, row] or a unit, not {}",
+        v.type_name()
+    )))
+}
+
+fn register_grid(engine: &mut Engine, state: &Shared) {
+    let st = state.clone();
+    volatile!(engine, "area_of", move |p: Dynamic| -> Res<Dynamic> {
+        let s = st.borrow();
+        let grid = s
+            .battlefield
+            .grid
+            .as_ref()
+            .ok_or_else(|| host_error("this scenario has no grid"))?;
+        Ok(grid
+            .area_of(place(&s, &p)?)
+            .map_or(Dynamic::UNIT, area_value))
+    });
+    let st = state.clone();
+    volatile!(engine, "area_centre", move |col: INT,
+                                           row: INT|
+          -> Res<Point> {
+        let s = st.borrow();
+        let grid = s
+            .battlefield
+            .grid
+            .as_ref()
+            .ok_or_else(|| host_error("this scenario has no grid"))?;
+        let area = Area {
+            col: i32::try_from(col).map_err(|_| host_error("area column out of range"))?,
+            row: i32::try_from(row).map_err(|_| host_error("area row out of range"))?,
+        };
+        Ok(grid.centre(area))
+    });
+    let st = state.clone();
+    volatile!(engine, "area_distance", move |a: Dynamic,
+                                             b: Dynamic|
+          -> Res<INT> {
+        let s = st.borrow();
+        Ok(INT::from(grid::area_distance(
+            area_arg(&s, &a)?,
+            area_arg(&s, &b)?,
+        )))
+    });
+    let st = state.clone();
+    volatile!(engine, "adjacent", move |a: Dynamic,
+                                        b: Dynamic|
+          -> Res<bool> {
+        let s = st.borrow();
+        Ok(grid::adjacent(area_arg(&s, &a)?, area_arg(&s, &b)?))
+    });
+    let st = state.clone();
+    volatile!(engine, "area_aspect", move |u: UnitRef,
+                                           other: Dynamic|
+          -> Res<Dynamic> {
+        let s = st.borrow();
+        let from = area_arg(&s, &Dynamic::from(u))?;
+        let facing = s.unit(u.0).map_err(host_error)?.facing;
+        let other = area_arg(&s, &other)?;
+        Ok(grid::aspect(from, facing, other).map_or(Dynamic::UNIT, |a| a.to_string().into()))
+    });
+}
+
+fn with_unit<T>(st: &Shared, u: UnitRef, f: impl FnOnce(&Unit) -> T) -> Res<T> {
+    let s = st.borrow();
+    Ok(f(s.unit(u.0).map_err(host_error)?))
+}
+
+fn register_units(engine: &mut Engine, state: &Shared) {
+    engine.register_type_with_name::<UnitRef>("Unit");
+
+    let st = state.clone();
+    volatile!(engine, "unit", move |id: &str| -> Res<UnitRef> {
+        st.borrow()
+            .battlefield
+            .resolve(id)
+            .map(UnitRef)
+            .map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "units", move || -> Array {
+        unit_array(st.borrow().battlefield.in_play())
+    });
+    let st = state.clone();
+    volatile!(engine, "units", move |side: &str| -> Array {
+        unit_array(st.borrow().battlefield.by_side(side))
+    });
+    let st = state.clone();
+    volatile!(engine, "all_units", move || -> Array {
+        unit_array(0..st.borrow().battlefield.units().len())
+    });
+    let st = state.clone();
+    volatile!(engine, "units_tagged", move |tag: &str| -> Array {
+        unit_array(st.borrow().battlefield.with_tag(tag))
+    });
+    let st = state.clone();
+    volatile!(engine, "units_in_group", move |kind: &str,
+                                              name: &str|
+          -> Array {
+        unit_array(st.borrow().battlefield.in_group(kind, name))
+    });
+    let st = state.clone();
+    volatile!(engine, "units_within", move |centre: Dynamic,
+                                            radius: Dynamic|
+          -> Res<Array> {
+        let s = st.borrow();
+        let radius = number(&radius, "a radius")?;
+        if let Some(u) = centre.read_lock::<UnitRef>() {
+            return Ok(unit_array(s.battlefield.within_of(u.0, radius)));
+        }
+        Ok(unit_array(
+            s.battlefield.within(place(&s, &centre)?, radius),
+        ))
+    });
+    let st = state.clone();
+    volatile!(engine, "nearest_enemy", move |u: UnitRef| -> Dynamic {
+        st.borrow()
+            .battlefield
+            .nearest_enemy(u.0)
+            .map_or(Dynamic::UNIT, |i| Dynamic::from(UnitRef(i)))
+    });
+    let st = state.clone();
+    volatile!(engine, "enemies", move |u: UnitRef| -> Res<Array> {
+        let s = st.borrow();
+        let side = s.unit(u.0).map_err(host_error)?.side.clone();
+        Ok(unit_array(
+            s.battlefield
+                .in_play()
+                .filter(|&i| s.battlefield.units()[i].side != side),
+        ))
+    });
+    let st = state.clone();
+    volatile!(engine, "sides", move || -> Array {
+        strings(st.borrow().sides.iter().map(|s| &s.id))
+    });
+    let st = state.clone();
+    volatile!(engine, "side_name", move |id: &str| -> Res<String> {
+        let s = st.borrow();
+        s.sides
+            .iter()
+            .find(|side| side.id == id)
+            .map(|side| side.name.clone())
+            .ok_or_else(|| host_error(format!("unknown side `{id}`")))
+    });
+
+    macro_rules! getter {
+        ($name:literal, |$u:ident| $body:expr) => {{
+            let st = state.clone();
+            engine.register_get($name, move |r: &mut UnitRef| -> Res<_> {
+                with_unit(&st, *r, |$u| $body)
+            });
+        }};
+    }
+    getter!("id", |u| u.id.clone());
+    getter!("name", |u| u.name.clone());
+    getter!("side", |u| u.side.clone());
+    getter!("troop", |u| u.troop.clone());
+    getter!("x", |u| u.pos.x);
+    getter!("y", |u| u.pos.y);
+    getter!("pos", |u| u.pos);
+    getter!("facing", |u| u.facing);
+    getter!("hits", |u| u.hits);
+    getter!("stands", |u| u.stands);
+    getter!("in_play", |u| u.in_play);
+    getter!("tags", |u| strings(&u.tags));
+    getter!("abilities", |u| strings(&u.abilities));
+    getter!("label", |u| u.label());
+    getter!("groups", |u| {
+        let m: Map = u
+            .groups
+            .iter()
+            .map(|(k, v)| (k.into(), v.clone().into()))
+            .collect();
+        m
+    });
+    getter!("stats", |u| {
+        let m: Map = u
+            .stats
+            .iter()
+            .map(|(k, v)| (k.into(), stat_to_dynamic(v)))
+            .collect();
+        m
+    });
+
+    macro_rules! setter {
+        ($name:literal, |$s:ident, $i:ident, $v:ident : $t:ty| $body:expr) => {{
+            let st = state.clone();
+            engine.register_set($name, move |r: &mut UnitRef, $v: $t| -> Res<()> {
+                let mut $s = st.borrow_mut();
+                let $i = r.0;
+                $body.map_err(host_error)
+            });
+        }};
+    }
+    setter!("name", |s, i, v: ImmutableString| s.set_name(i, &v));
+    setter!("hits", |s, i, v: INT| s.set_hits(i, v));
+    setter!("stands", |s, i, v: INT| s.set_stands(i, v));
+    setter!("pos", |s, i, v: Point| s.move_unit(i, v));
+    {
+        let st = state.clone();
+        engine.register_set("facing", move |r: &mut UnitRef, v: Dynamic| -> Res<()> {
+            let deg = number(&v, "a facing")?;
+            st.borrow_mut().face(r.0, deg).map_err(host_error)
+        });
+    }
+
+    let st = state.clone();
+    volatile!(engine, "stat", move |r: &mut UnitRef,
+                                    name: &str|
+          -> Res<Dynamic> {
+        with_unit(&st, *r, |u| {
+            u.stat(name).map_or(Dynamic::UNIT, stat_to_dynamic)
+        })
+    });
+    let st = state.clone();
+    engine.register_indexer_get(move |r: &mut UnitRef, name: &str| -> Res<Dynamic> {
+        with_unit(&st, *r, |u| {
+            u.stat(name).map_or(Dynamic::UNIT, stat_to_dynamic)
+        })
+    });
+    let st = state.clone();
+    volatile!(engine, "has_stat", move |r: &mut UnitRef,
+                                        name: &str|
+          -> Res<bool> {
+        with_unit(&st, *r, |u| u.stats.contains_key(name))
+    });
+    let st = state.clone();
+    volatile!(engine, "set_stat", move |r: &mut UnitRef,
+                                        name: &str,
+                                        value: Dynamic|
+          -> Res<()> {
+        let stat = dynamic_to_stat(&value)?;
+        st.borrow_mut()
+            .set_stat(r.0, name, stat)
+            .map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "has_tag", move |r: &mut UnitRef,
+                                       tag: &str|
+          -> Res<bool> {
+        with_unit(&st, *r, |u| u.has_tag(tag))
+    });
+    let st = state.clone();
+    volatile!(engine, "tag", move |r: &mut UnitRef,
+                                   tag: &str|
+          -> Res<()> {
+        st.borrow_mut().set_tag(r.0, tag, true).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "untag", move |r: &mut UnitRef,
+                                     tag: &str|
+          -> Res<()> {
+        st.borrow_mut().set_tag(r.0, tag, false).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "group", move |r: &mut UnitRef,
+                                     kind: &str|
+          -> Res<Dynamic> {
+        with_unit(&st, *r, |u| {
+            u.groups
+                .get(kind)
+                .map_or(Dynamic::UNIT, |g| g.clone().into())
+        })
+    });
+    let st = state.clone();
+    volatile!(engine, "set_group", move |r: &mut UnitRef,
+                                         kind: &str,
+                                         name: &str|
+          -> Res<()> {
+        st.borrow_mut()
+            .set_group(r.0, kind, Some(name))
+            .map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "leave_group", move |r: &mut UnitRef,
+                                           kind: &str|
+          -> Res<()> {
+        st.borrow_mut()
+            .set_group(r.0, kind, None)
+            .map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "move_to", move |r: &mut UnitRef,
+                                       to: Dynamic|
+          -> Res<()> {
+        let mut s = st.borrow_mut();
+        let to = place(&s, &to)?;
+        s.move_unit(r.0, to).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "move_to", move |r: &mut UnitRef,
+                                       x: Dynamic,
+                                       y: Dynamic|
+          -> Res<()> {
+        let to = Point::new(number(&x, "x")?, number(&y, "y")?);
+        st.borrow_mut().move_unit(r.0, to).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "face", move |r: &mut UnitRef,
+                                    deg: Dynamic|
+          -> Res<()> {
+        let deg = number(&deg, "a facing")?;
+        st.borrow_mut().face(r.0, deg).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "face_towards", move |r: &mut UnitRef,
+                                            target: Dynamic|
+          -> Res<()> {
+        let mut s = st.borrow_mut();
+        let to = place(&s, &target)?;
+        let from = s.unit(r.0).map_err(host_error)?.pos;
+        if from == to {
+            return Ok(());
+        }
+        s.face(r.0, from.bearing_to(to)).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "remove", move |r: &mut UnitRef,
+                                      reason: &str|
+          -> Res<()> {
+        st.borrow_mut().remove(r.0, reason).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "restore", move |r: &mut UnitRef| -> Res<()> {
+        st.borrow_mut().restore(r.0).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "is_enemy", move |a: &mut UnitRef,
+                                        b: UnitRef|
+          -> Res<bool> {
+        let s = st.borrow();
+        Ok(s.unit(a.0).map_err(host_error)?.side != s.unit(b.0).map_err(host_error)?.side)
+    });
+    let st = state.clone();
+    engine.register_fn("to_string", move |r: &mut UnitRef| -> String {
+        st.borrow()
+            .unit(r.0)
+            .map(|u| u.id.clone())
+            .unwrap_or_else(|_| "<gone>".into())
+    });
+    let st = state.clone();
+    engine.register_fn("to_debug", move |r: &mut UnitRef| -> String {
+        st.borrow()
+            .unit(r.0)
+            .map(|u| u.label())
+            .unwrap_or_else(|_| "<gone>".into())
+    });
+    engine
+        .register_fn("==", |a: UnitRef, b: UnitRef| a == b)
+        .register_fn("!=", |a: UnitRef, b: UnitRef| a != b);
+    let _ = unit_of;
+}
+
+fn register_game(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
+    let st = state.clone();
+    volatile!(engine, "turn", move || -> INT { st.borrow().turn });
+    let st = state.clone();
+    volatile!(engine, "active_side", move || -> String {
+        st.borrow().active_side.clone()
+    });
+    let st = state.clone();
+    volatile!(engine, "first_side", move || -> String {
+        let s = st.borrow();
+        s.first_side
+            .clone()
+            .unwrap_or_else(|| s.active_side.clone())
+    });
+    let st = state.clone();
+    volatile!(engine, "set_turn", move |turn: INT,
+                                        side: &str|
+          -> Res<()> {
+        st.borrow_mut().set_turn(turn, side).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "say", move |text: &str| {
+        st.borrow_mut().say(text)
+    });
+    let st = state.clone();
+    volatile!(engine, "seed", move || -> INT {
+        st.borrow().rng.seed() as INT
+    });
+
+    let data = rhai::serde::to_dynamic(&ruleset.file.data).unwrap_or(Dynamic::UNIT);
+    volatile!(engine, "data", move || -> Dynamic { data.clone() });
+    let troops: std::collections::BTreeMap<String, Dynamic> = ruleset
+        .file
+        .troops
+        .iter()
+        .map(|(k, t)| {
+            let mut m: Map = t
+                .stats
+                .iter()
+                .map(|(k, v)| (k.into(), stat_to_dynamic(v)))
+                .collect();
+            m.insert("name".into(), t.name.clone().into());
+            (k.clone(), m.into())
+        })
+        .collect();
+    volatile!(engine, "troop", move |name: &str| -> Res<Dynamic> {
+        troops.get(name).cloned().ok_or_else(|| {
+            host_error(format!(
+                "unknown troop type `{name}`{}",
+                crate::suggest::suggestion_suffix(name, troops.keys().map(String::as_str))
+            ))
+        })
+    });
+}

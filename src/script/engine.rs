@@ -1,0 +1,177 @@
+//! The sandboxed Rhai engine.
+//!
+//! Scripts are shared between strangers, so every engine sandtable builds has:
+//! - limits on operations, call depth, expression depth, string, array and map sizes,
+//!   variables, functions and modules ([`Limits`]);
+//! - a wall-clock time budget per call, checked as the script runs ([`Budget`]);
+//! - `eval` disabled;
+//! - imports confined to the scripts folders ([`crate::script::resolver`]);
+//! - `print` and `debug` routed into the game's event log (see `api.rs`);
+//! - optimisation at [`OptimizationLevel::Simple`], which never calls registered functions at
+//!   compile time, so `roll("2d6")` is never folded into a constant. Dice functions are also
+//!   registered as volatile, which keeps them out of any future folding.
+//!
+//! Rhai has no file system, network or environment access of its own; the host API registers
+//! none, so scripts cannot reach them.
+
+use std::cell::Cell;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use rhai::{Dynamic, Engine, OptimizationLevel};
+
+use crate::script::resolver::ConfinedResolver;
+
+/// The limits every script runs under.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Operations per call (a loop iteration is a few).
+    pub max_operations: u64,
+    /// Nested function calls.
+    pub max_call_levels: usize,
+    /// Expression nesting at global level.
+    pub max_expr_depth: usize,
+    /// Expression nesting inside functions.
+    pub max_function_expr_depth: usize,
+    /// Characters in one string.
+    pub max_string_size: usize,
+    /// Items in one array.
+    pub max_array_size: usize,
+    /// Entries in one object map.
+    pub max_map_size: usize,
+    /// Variables in scope.
+    pub max_variables: usize,
+    /// Functions defined in one script.
+    pub max_functions: usize,
+    /// Modules one script may import.
+    pub max_modules: usize,
+    /// Wall-clock time for one call into the scripts.
+    pub time_budget: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_operations: 50_000_000,
+            max_call_levels: 48,
+            max_expr_depth: 64,
+            max_function_expr_depth: 48,
+            max_string_size: 1 << 20,
+            max_array_size: 100_000,
+            max_map_size: 10_000,
+            max_variables: 10_000,
+            max_functions: 10_000,
+            max_modules: 64,
+            time_budget: Duration::from_secs(2),
+        }
+    }
+}
+
+/// The time budget of the call under way: set before each call into the scripts and checked
+/// by the engine's progress callback.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    deadline: Rc<Cell<Option<Instant>>>,
+}
+
+/// What the progress callback returns when the budget runs out; recognised in errors.
+pub const OUT_OF_TIME: &str = "sandtable: time budget exhausted";
+
+impl Budget {
+    /// Starts the clock for one call.
+    pub fn start(&self, budget: Duration) {
+        self.deadline.set(Instant::now().checked_add(budget));
+    }
+
+    /// Stops the clock.
+    pub fn stop(&self) {
+        self.deadline.set(None);
+    }
+
+    fn expired(&self) -> bool {
+        self.deadline.get().is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Builds a sandboxed engine with the given limits, importing only from `roots`.
+pub fn sandboxed(limits: &Limits, budget: &Budget, roots: Vec<PathBuf>) -> Engine {
+    let mut engine = Engine::new();
+    engine
+        .set_optimization_level(OptimizationLevel::Simple)
+        .set_max_operations(limits.max_operations)
+        .set_max_call_levels(limits.max_call_levels)
+        .set_max_expr_depths(limits.max_expr_depth, limits.max_function_expr_depth)
+        .set_max_string_size(limits.max_string_size)
+        .set_max_array_size(limits.max_array_size)
+        .set_max_map_size(limits.max_map_size)
+        .set_max_variables(limits.max_variables)
+        .set_max_functions(limits.max_functions)
+        .set_max_modules(limits.max_modules)
+        .set_fail_on_invalid_map_property(true)
+        .set_module_resolver(ConfinedResolver::new(roots))
+        .disable_symbol("eval");
+    let budget = budget.clone();
+    engine.on_progress(move |ops| {
+        // Reading the clock every operation would cost more than the script; every 4096th
+        // operation keeps the check under a millisecond late.
+        if ops % 4096 == 0 && budget.expired() {
+            Some(Dynamic::from(OUT_OF_TIME))
+        } else {
+            None
+        }
+    });
+    engine
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine() -> (Engine, Budget) {
+        let budget = Budget::default();
+        let limits = Limits {
+            time_budget: Duration::from_millis(200),
+            ..Limits::default()
+        };
+        (sandboxed(&limits, &budget, vec![]), budget)
+    }
+
+    #[test]
+    fn endless_loop_is_stopped_by_the_time_budget() {
+        let (engine, budget) = engine();
+        budget.start(Duration::from_millis(200));
+        let started = Instant::now();
+        let err = engine.run("loop { }").unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(2));
+        match *err {
+            rhai::EvalAltResult::ErrorTerminated(token, _) => {
+                assert_eq!(token.to_string(), OUT_OF_TIME)
+            }
+            other => panic!("expected the time budget to stop the loop, got {other}"),
+        }
+    }
+
+    #[test]
+    fn eval_is_disabled() {
+        let (engine, _) = engine();
+        assert!(engine.compile("eval(\"1\")").is_err());
+    }
+
+    #[test]
+    fn runaway_recursion_is_an_error() {
+        let (engine, _) = engine();
+        let err = engine.run("fn f(x) { f(x + 1) } f(0)").unwrap_err();
+        assert!(
+            err.to_string().to_lowercase().contains("stack") || err.to_string().contains("call"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn gigantic_strings_and_arrays_are_errors() {
+        let (engine, _) = engine();
+        assert!(engine.run("let s = \"x\"; loop { s += s; }").is_err());
+        assert!(engine.run("let a = [1]; loop { a += a; }").is_err());
+    }
+}

@@ -1,0 +1,166 @@
+//! Turning Rhai's errors into sandtable's diagnostics.
+//!
+//! A `throw` in a rule script is the rules refusing an action ("out of reach"): it becomes
+//! [`Error::Rules`], shown as a plain message. Anything else is a script problem (a syntax
+//! error, a bad argument to a host function, a limit of the sandbox): it becomes a
+//! [`ScriptDiagnostic`] pointing at the line and column in the script where it happened.
+
+use std::collections::HashMap;
+
+use rhai::{EvalAltResult, ParseError, Position};
+
+use crate::error::{Error, ScriptDiagnostic, line_col_to_byte};
+use crate::script::api::HostError;
+use crate::script::engine::{Limits, OUT_OF_TIME};
+
+/// Script texts by source name, so diagnostics can show the offending line.
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    texts: HashMap<String, String>,
+}
+
+impl Sources {
+    /// Remembers a script's text.
+    pub fn insert(&mut self, name: &str, text: &str) {
+        self.texts.insert(name.to_string(), text.to_string());
+    }
+
+    /// A script's text.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.texts.get(name).map(String::as_str)
+    }
+
+    /// A diagnostic at a position of a named script (or a plain error if its text is unknown).
+    pub fn diagnostic(
+        &self,
+        source: &str,
+        pos: Position,
+        message: String,
+        help: Option<String>,
+    ) -> Error {
+        let Some(text) = self.get(source) else {
+            let at = match (pos.line(), pos.position()) {
+                (Some(l), Some(c)) => format!(" ({source}, line {l}, column {c})"),
+                _ if !source.is_empty() => format!(" ({source})"),
+                _ => String::new(),
+            };
+            return Error::other(format!("{message}{at}"), help);
+        };
+        let (line, col) = (pos.line().unwrap_or(1), pos.position().unwrap_or(1));
+        let start = line_col_to_byte(text, line, col);
+        let rest = &text[start.min(text.len())..];
+        let len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len())
+            .max(rest.chars().next().map_or(0, char::len_utf8));
+        ScriptDiagnostic::new(
+            source,
+            text,
+            start..start + len,
+            format!("{source}:{line}:{col}: {message}"),
+            "here",
+            help,
+        )
+        .into()
+    }
+
+    /// Converts a compile error of the script `source`.
+    pub fn parse_error(&self, source: &str, err: &ParseError) -> Error {
+        self.diagnostic(
+            source,
+            err.position(),
+            format!("syntax error: {}", err.err_type()),
+            None,
+        )
+    }
+
+    /// Converts a runtime error; `source` is the script that was being run at top level.
+    pub fn runtime_error(&self, source: &str, err: &EvalAltResult, limits: &Limits) -> Error {
+        let mut src = source.to_string();
+        let mut calls = Vec::new();
+        let mut err = err;
+        loop {
+            match err {
+                EvalAltResult::ErrorInFunctionCall(name, fn_src, inner, _) => {
+                    calls.push(name.clone());
+                    if !fn_src.is_empty() {
+                        src = fn_src.clone();
+                    }
+                    err = inner;
+                }
+                EvalAltResult::ErrorInModule(name, inner, _) => {
+                    calls.push(format!("module {name}"));
+                    if self.get(name).is_some() {
+                        src = name.clone();
+                    }
+                    err = inner;
+                }
+                _ => break,
+            }
+        }
+        let within = if calls.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (in {})",
+                calls
+                    .iter()
+                    .map(|c| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(" called from ")
+            )
+        };
+        let pos = err.position();
+        let (message, help) = match err {
+            EvalAltResult::ErrorRuntime(value, _) => {
+                if let Some(host) = value.read_lock::<HostError>() {
+                    (host.0.clone(), None)
+                } else {
+                    // A `throw` from the rules: the rules refusing an action.
+                    return Error::Rules {
+                        message: value.to_string(),
+                    };
+                }
+            }
+            EvalAltResult::ErrorTerminated(token, _) if token.to_string() == OUT_OF_TIME => (
+                format!(
+                    "script ran longer than its time budget of {:?}",
+                    limits.time_budget
+                ),
+                Some("look for a loop that never ends".into()),
+            ),
+            EvalAltResult::ErrorTooManyOperations(_) => (
+                format!("script ran more than {} operations", limits.max_operations),
+                Some("look for a loop that never ends".into()),
+            ),
+            EvalAltResult::ErrorStackOverflow(_) => (
+                format!(
+                    "function calls nested more than {} deep",
+                    limits.max_call_levels
+                ),
+                Some("look for a function that calls itself without end".into()),
+            ),
+            EvalAltResult::ErrorDataTooLarge(what, _) => (
+                format!("{} grew past the sandbox's limit", what.to_lowercase()),
+                Some(format!(
+                    "strings hold at most {} characters, arrays {} items, maps {} entries",
+                    limits.max_string_size, limits.max_array_size, limits.max_map_size
+                )),
+            ),
+            EvalAltResult::ErrorTooManyModules(_) => (
+                format!("more than {} modules imported", limits.max_modules),
+                None,
+            ),
+            other => {
+                // Rhai appends the position; the diagnostic shows it already.
+                let text = other.to_string();
+                let text = match text.rfind(" (line ") {
+                    Some(i) if text.ends_with(')') => text[..i].to_string(),
+                    _ => text,
+                };
+                (text, None)
+            }
+        };
+        self.diagnostic(&src, pos, format!("{message}{within}"), help)
+    }
+}

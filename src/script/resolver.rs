@@ -1,0 +1,164 @@
+//! Imports confined to the scripts folders.
+//!
+//! Rhai's own `FileModuleResolver` follows an absolute path even when given a base folder.
+//! This resolver accepts only relative paths made of plain names (no `..`, no root, no drive),
+//! looks them up under each allowed root in order, and checks the file's real path (symlinks
+//! resolved) still lies inside that root.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+use rhai::{Engine, EvalAltResult, Module, ModuleResolver, Position, Scope, Shared};
+
+/// Largest script file an import may read.
+pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+
+/// Resolves `import "name"` under a fixed list of folders.
+pub struct ConfinedResolver {
+    roots: Vec<PathBuf>,
+    cache: RefCell<HashMap<PathBuf, Shared<Module>>>,
+}
+
+impl ConfinedResolver {
+    /// A resolver for these roots (folders that do not exist are skipped).
+    pub fn new(roots: Vec<PathBuf>) -> Self {
+        ConfinedResolver {
+            roots: roots
+                .into_iter()
+                .filter_map(|r| r.canonicalize().ok())
+                .collect(),
+            cache: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// Finds the file an import names, or says why it may not be imported.
+    pub fn locate(&self, path: &str) -> Result<PathBuf, String> {
+        let mut rel = PathBuf::from(path);
+        if rel.extension().is_none() {
+            rel.set_extension("rhai");
+        }
+        if rel.as_os_str().is_empty()
+            || rel.components().any(|c| !matches!(c, Component::Normal(_)))
+        {
+            return Err(format!(
+                "import `{path}` is not allowed: imports are relative paths inside the scripts folders, without `..`"
+            ));
+        }
+        for root in &self.roots {
+            let candidate = root.join(&rel);
+            if let Ok(real) = candidate.canonicalize()
+                && real.starts_with(root)
+                && real.is_file()
+            {
+                return Ok(real);
+            }
+        }
+        Err(format!(
+            "cannot find module `{path}` in the scripts folders"
+        ))
+    }
+
+    fn load(&self, engine: &Engine, file: &Path) -> Result<Shared<Module>, Box<EvalAltResult>> {
+        if let Some(m) = self.cache.borrow().get(file) {
+            return Ok(m.clone());
+        }
+        let too_big = std::fs::metadata(file)
+            .map(|m| m.len() > MAX_SCRIPT_BYTES)
+            .unwrap_or(true);
+        if too_big {
+            return Err(format!("module `{}` is larger than 1 MiB", file.display()).into());
+        }
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read `{}`: {e}", file.display()))?;
+        let mut ast = engine.compile(&text).map_err(|e| {
+            Box::new(EvalAltResult::ErrorInModule(
+                file.display().to_string(),
+                Box::new(e.into()),
+                Position::NONE,
+            ))
+        })?;
+        ast.set_source(file.display().to_string());
+        let module: Shared<Module> = Module::eval_ast_as_new(Scope::new(), &ast, engine)?.into();
+        self.cache
+            .borrow_mut()
+            .insert(file.to_path_buf(), module.clone());
+        Ok(module)
+    }
+}
+
+impl ModuleResolver for ConfinedResolver {
+    fn resolve(
+        &self,
+        engine: &Engine,
+        _source: Option<&str>,
+        path: &str,
+        pos: Position,
+    ) -> Result<Shared<Module>, Box<EvalAltResult>> {
+        let file = self
+            .locate(path)
+            .map_err(|msg| Box::new(EvalAltResult::ErrorModuleNotFound(msg, pos)))?;
+        self.load(engine, &file)
+            .map_err(|e| Box::new(EvalAltResult::ErrorInModule(path.to_string(), e, pos)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("helpers.rhai"), "fn two() { 2 }").unwrap();
+        let r = ConfinedResolver::new(vec![dir.path().to_path_buf()]);
+        assert!(r.locate("helpers").is_ok());
+        assert!(r.locate("helpers.rhai").is_ok());
+        assert!(
+            r.locate("../../etc/passwd")
+                .unwrap_err()
+                .contains("not allowed")
+        );
+        assert!(r.locate("/etc/passwd").unwrap_err().contains("not allowed"));
+        assert!(
+            r.locate("sub/../helpers")
+                .unwrap_err()
+                .contains("not allowed")
+        );
+        assert!(r.locate("missing").unwrap_err().contains("cannot find"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_out_of_the_root_are_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.rhai"), "42").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("secret.rhai"),
+            dir.path().join("link.rhai"),
+        )
+        .unwrap();
+        let r = ConfinedResolver::new(vec![dir.path().to_path_buf()]);
+        assert!(r.locate("link").is_err());
+    }
+
+    #[test]
+    fn imported_functions_work() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("helpers.rhai"), "fn two() { 2 }").unwrap();
+        let mut engine = Engine::new();
+        engine.set_module_resolver(ConfinedResolver::new(vec![dir.path().to_path_buf()]));
+        assert_eq!(
+            engine
+                .eval::<i64>("import \"helpers\" as h; h::two()")
+                .unwrap(),
+            2
+        );
+        assert!(
+            engine
+                .eval::<i64>("import \"/etc/passwd\" as h; 1")
+                .is_err()
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! A session: one game. Scenario + battlefield + loaded scripts + the seeded generator + the
+//! event log.
+//!
+//! Every action (a ruleset verb, a line of Rhai, a batch script) runs through [`Session`],
+//! which starts the sandbox's time budget, and, if the action fails, puts the game back
+//! exactly as it was before it (state, generator and log), so a broken or hostile script
+//! changes nothing.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::rc::Rc;
+
+use rhai::{AST, CallFnOptions, Dynamic, Engine, FnAccess, Scope};
+
+use crate::error::{Error, read_file};
+use crate::event::Event;
+use crate::project::Project;
+use crate::scenario::Scenario;
+use crate::script::api::{self, Shared};
+use crate::script::engine::{self, Budget, Limits};
+use crate::script::error::Sources;
+use crate::state::GameState;
+
+/// A verb of the ruleset (or a house rule): a public script function players call by name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verb {
+    /// Its name: `melee`.
+    pub name: String,
+    /// Its parameter names.
+    pub params: Vec<String>,
+    /// Its doc comment, without the `///`.
+    pub doc: String,
+    /// The script that defines it.
+    pub source: String,
+}
+
+/// One game in progress.
+pub struct Session {
+    scenario: Scenario,
+    state: Shared,
+    engine: Engine,
+    budget: Budget,
+    limits: Limits,
+    ast: AST,
+    scope: Scope<'static>,
+    sources: Sources,
+    verbs: BTreeMap<String, Verb>,
+    emitted: usize,
+}
+
+impl Session {
+    /// Starts a game of `scenario` with `seed`: loads the ruleset's scripts and the house
+    /// rules, then lets the ruleset set the game up (its `setup` verb, if it has one).
+    pub fn new(project: &Project, scenario: Scenario, seed: u64) -> Result<Session, Error> {
+        Session::with_limits(project, scenario, seed, Limits::default())
+    }
+
+    /// As [`Session::new`], with other sandbox limits.
+    pub fn with_limits(
+        project: &Project,
+        scenario: Scenario,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<Session, Error> {
+        let state: Shared = Rc::new(RefCell::new(GameState::new(&scenario, seed)));
+        let budget = Budget::default();
+        let scenario_dir = scenario
+            .path
+            .parent()
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
+        let roots = vec![
+            scenario.ruleset.dir.clone(),
+            scenario_dir,
+            project.scripts_dir(),
+        ];
+        let mut engine = engine::sandboxed(&limits, &budget, roots);
+        api::register(&mut engine, &state, &scenario.ruleset);
+
+        let mut session = Session {
+            state,
+            engine,
+            budget,
+            limits,
+            ast: AST::empty(),
+            scope: Scope::new(),
+            sources: Sources::default(),
+            verbs: BTreeMap::new(),
+            emitted: 0,
+            scenario,
+        };
+        let mut scripts = session.scenario.ruleset.script_paths();
+        scripts.extend(session.scenario.house_rules.iter().cloned());
+        for path in scripts {
+            session.load_script(project, &path)?;
+        }
+        if let Some(first) = session.scenario.first.clone() {
+            session
+                .state
+                .borrow_mut()
+                .set_turn(1, &first)
+                .map_err(|m| Error::other(m, None))?;
+        }
+        if session.verbs.contains_key("setup") {
+            let _ = session.call("setup", Vec::new())?;
+        }
+        Ok(session)
+    }
+
+    /// Compiles a rule script, runs its top level once and adds its functions (replacing any
+    /// of the same name and arity: this is how house rules change rules).
+    fn load_script(&mut self, project: &Project, path: &Path) -> Result<(), Error> {
+        let text = read_file(path)?;
+        let name = path
+            .strip_prefix(project.root())
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        self.sources.insert(&name, &text);
+        let mut ast = self
+            .engine
+            .compile(&text)
+            .map_err(|e| self.sources.parse_error(&name, &e))?;
+        ast.set_source(name.as_str());
+        self.run_guarded(&name, |engine, scope| {
+            engine.run_ast_with_scope(scope, &ast)
+        })?;
+        for f in ast.iter_functions() {
+            if f.access == FnAccess::Private || f.name.starts_with('_') {
+                continue;
+            }
+            let doc = f
+                .comments
+                .iter()
+                .map(|c| c.trim_start_matches("///").trim())
+                .collect::<Vec<_>>()
+                .join(" ");
+            self.verbs.insert(
+                f.name.to_string(),
+                Verb {
+                    name: f.name.to_string(),
+                    params: f.params.iter().map(|p| p.to_string()).collect(),
+                    doc,
+                    source: name.clone(),
+                },
+            );
+        }
+        self.ast = self.ast.merge(&ast.clone_functions_only());
+        Ok(())
+    }
+
+    /// Runs `f` under the time budget; on failure restores the game and the scope.
+    fn run_guarded<T>(
+        &mut self,
+        source: &str,
+        f: impl FnOnce(&Engine, &mut Scope<'static>) -> Result<T, Box<rhai::EvalAltResult>>,
+    ) -> Result<T, Error> {
+        let snapshot = self.state.borrow().clone();
+        let scope = self.scope.clone();
+        self.budget.start(self.limits.time_budget);
+        let result = f(&self.engine, &mut self.scope);
+        self.budget.stop();
+        result.map_err(|e| {
+            *self.state.borrow_mut() = snapshot;
+            self.scope = scope;
+            self.sources.runtime_error(source, &e, &self.limits)
+        })
+    }
+
+    /// Calls a verb with arguments.
+    pub fn call(&mut self, verb: &str, args: Vec<Dynamic>) -> Result<Dynamic, Error> {
+        let source = self
+            .verbs
+            .get(verb)
+            .map(|v| v.source.clone())
+            .unwrap_or_default();
+        let ast = self.ast.clone();
+        self.run_guarded(&source, |engine, scope| {
+            engine.call_fn_with_options::<Dynamic>(
+                CallFnOptions::new().eval_ast(false).rewind_scope(true),
+                scope,
+                &ast,
+                verb,
+                args,
+            )
+        })
+    }
+
+    /// Evaluates Rhai code (a line at the prompt, a batch script) in the session's persistent
+    /// scope. Functions it defines stay for later lines; on failure nothing changes.
+    pub fn eval(&mut self, source: &str, code: &str) -> Result<Dynamic, Error> {
+        self.sources.insert(source, code);
+        let mut line_ast = self
+            .engine
+            .compile_with_scope(&self.scope, code)
+            .map_err(|e| self.sources.parse_error(source, &e))?;
+        line_ast.set_source(source);
+        let run = self.ast.merge(&line_ast);
+        let value = self.run_guarded(source, |engine, scope| {
+            engine.eval_ast_with_scope::<Dynamic>(scope, &run)
+        })?;
+        self.ast = self.ast.merge(&line_ast.clone_functions_only());
+        Ok(value)
+    }
+
+    /// Events logged since the last call.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        let state = self.state.borrow();
+        // A rolled-back action can leave the log shorter than what was already shown.
+        let from = self.emitted.min(state.log.len());
+        let events = state.log[from..].to_vec();
+        self.emitted = state.log.len();
+        events
+    }
+
+    /// The verbs players can call, by name.
+    pub fn verbs(&self) -> &BTreeMap<String, Verb> {
+        &self.verbs
+    }
+
+    /// The scenario being played.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The game state (read-only).
+    pub fn state(&self) -> std::cell::Ref<'_, GameState> {
+        self.state.borrow()
+    }
+
+    /// The sandbox limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Rolls a dice expression typed by a player (`roll 3d6` at the prompt) and logs it.
+    pub fn roll(&mut self, expr: &str) -> Result<crate::dice::Roll, crate::dice::DiceError> {
+        self.state.borrow_mut().roll_text(expr, None)
+    }
+
+    /// Draws cards from one of the game's decks and logs them.
+    pub fn draw(&mut self, deck: &str, n: usize) -> Result<Vec<crate::cards::Card>, String> {
+        self.state.borrow_mut().draw(deck, n)
+    }
+
+    /// Makes a Rhai value for a unit, for verbs called with unit arguments.
+    pub fn unit_value(&self, idx: usize) -> Dynamic {
+        Dynamic::from(api::UnitRef(idx))
+    }
+}

@@ -1,0 +1,943 @@
+//! Terrain features on the table: what they are, where they lie, which a path crosses and
+//! which block line of sight.
+//!
+//! Conventions follow [`crate::geometry`]: inches, x east, y north. Boundaries count as
+//! inside. A [`Line`](Shape::Line) is everything within half its width of its polyline, so
+//! its ends are rounded. Line of sight is blocked only by a feature that neither end is
+//! in: a figure inside a wood sees out and is seen. Non-finite input never panics; it
+//! makes predicates false and distances None.
+//!
+//! A [`Feature`] serialises as `{ name, kind, slope?, shape, blocks_sight? }`, with `kind`
+//! and `slope` as snake_case strings (see [`TerrainKind::parse`]) and `blocks_sight`
+//! defaulting to the kind's default.
+
+use crate::geometry::{Point, edges, point_in_polygon, point_segment_distance, positive};
+use serde::{Deserialize, Serialize};
+
+/// Slack on segment parameters, so a path through a vertex meets both edges.
+const EPS: f64 = 1e-9;
+
+/// How steep a hill is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Slope {
+    /// Easy going.
+    Gentle,
+    /// Hard going.
+    Steep,
+    /// Broken ground.
+    Rocky,
+}
+
+impl Slope {
+    /// Every slope, in order.
+    pub const ALL: [Slope; 3] = [Slope::Gentle, Slope::Steep, Slope::Rocky];
+
+    /// The lowercase name: `gentle`, `steep` or `rocky`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Slope::Gentle => "gentle",
+            Slope::Steep => "steep",
+            Slope::Rocky => "rocky",
+        }
+    }
+
+    /// The slope called `name`.
+    pub fn parse(name: &str) -> Result<Slope, String> {
+        Slope::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| format!("unknown slope `{name}`: expected gentle, steep or rocky"))
+    }
+}
+
+/// What a terrain feature is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TerrainKind {
+    /// Woods.
+    Woods,
+    /// A hill of the given slope.
+    Hill(Slope),
+    /// Buildings.
+    Town,
+    /// A road.
+    Road,
+    /// A stream.
+    Stream,
+    /// A wall, hedge or fence.
+    LinearObstacle,
+    /// Earthworks or a redoubt.
+    Fortification,
+}
+
+/// Every kind's name, in declaration order, for error messages.
+const KIND_NAMES: [&str; 7] = [
+    "woods",
+    "hill",
+    "town",
+    "road",
+    "stream",
+    "linear_obstacle",
+    "fortification",
+];
+
+impl TerrainKind {
+    /// The snake_case name; a hill's slope is left to [`TerrainKind::slope`].
+    pub fn name(&self) -> &'static str {
+        match self {
+            TerrainKind::Woods => "woods",
+            TerrainKind::Hill(_) => "hill",
+            TerrainKind::Town => "town",
+            TerrainKind::Road => "road",
+            TerrainKind::Stream => "stream",
+            TerrainKind::LinearObstacle => "linear_obstacle",
+            TerrainKind::Fortification => "fortification",
+        }
+    }
+
+    /// A hill's slope; None for every other kind.
+    pub fn slope(&self) -> Option<Slope> {
+        match self {
+            TerrainKind::Hill(slope) => Some(*slope),
+            _ => None,
+        }
+    }
+
+    /// The kind named `kind`, with `slope` for hills (gentle when absent). A slope on any
+    /// other kind is an error, as is an unknown name.
+    pub fn parse(kind: &str, slope: Option<&str>) -> Result<TerrainKind, String> {
+        let parsed = match kind {
+            "woods" => TerrainKind::Woods,
+            "hill" => {
+                return Ok(TerrainKind::Hill(
+                    slope.map_or(Ok(Slope::Gentle), Slope::parse)?,
+                ));
+            }
+            "town" => TerrainKind::Town,
+            "road" => TerrainKind::Road,
+            "stream" => TerrainKind::Stream,
+            "linear_obstacle" => TerrainKind::LinearObstacle,
+            "fortification" => TerrainKind::Fortification,
+            _ => {
+                return Err(format!(
+                    "unknown terrain kind `{kind}`: expected one of {}",
+                    KIND_NAMES.join(", ")
+                ));
+            }
+        };
+        match slope {
+            Some(slope) => Err(format!(
+                "only hills have a slope, but {kind} was given slope `{slope}`"
+            )),
+            None => Ok(parsed),
+        }
+    }
+
+    /// Whether this kind blocks line of sight unless a feature says otherwise: woods,
+    /// towns, fortifications and hills of every slope do; roads, streams and linear
+    /// obstacles do not.
+    pub fn blocks_sight_by_default(&self) -> bool {
+        match self {
+            TerrainKind::Woods
+            | TerrainKind::Hill(_)
+            | TerrainKind::Town
+            | TerrainKind::Fortification => true,
+            TerrainKind::Road | TerrainKind::Stream | TerrainKind::LinearObstacle => false,
+        }
+    }
+}
+
+/// Where a feature lies on the table, in inches.
+///
+/// Serialises in snake_case: `{ polygon: [[x, y], ...] }`, `{ rect: { x, y, width, depth } }`,
+/// `{ circle: { centre, radius } }`, `{ line: { points, width } }`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Shape {
+    /// A polygon, its points in order either way round; it closes back to the first.
+    Polygon(Vec<Point>),
+    /// An axis-aligned rectangle.
+    Rect {
+        /// West edge.
+        x: f64,
+        /// South edge.
+        y: f64,
+        /// East-west size.
+        width: f64,
+        /// North-south size.
+        depth: f64,
+    },
+    /// A circle.
+    Circle {
+        /// Centre.
+        centre: Point,
+        /// Radius.
+        radius: f64,
+    },
+    /// A polyline with a width, for roads, streams and walls: everything within half the
+    /// width of the line, so the ends are rounded.
+    Line {
+        /// The line's points in order.
+        points: Vec<Point>,
+        /// Full width across the line.
+        width: f64,
+    },
+}
+
+impl Shape {
+    /// Whether `p` lies inside or on the edge of the shape. False for a non-finite `p` or
+    /// a shape with too few points.
+    pub fn contains(&self, p: Point) -> bool {
+        if !p.is_finite() {
+            return false;
+        }
+        match self {
+            Shape::Polygon(points) => point_in_polygon(p, points),
+            Shape::Rect { x, y, width, depth } => {
+                (*x..=x + width).contains(&p.x) && (*y..=y + depth).contains(&p.y)
+            }
+            Shape::Circle { centre, radius } => p.distance(*centre) <= *radius,
+            Shape::Line { points, width } => {
+                polyline(points).any(|(a, b)| point_segment_distance(p, a, b) <= width / 2.0)
+            }
+        }
+    }
+
+    /// Whether the segment `a`-`b` touches or enters the shape; agrees with
+    /// [`Shape::entry_distance`].
+    pub fn crossed_by(&self, a: Point, b: Point) -> bool {
+        self.entry_distance(a, b).is_some()
+    }
+
+    /// How far from `a` along the segment `a`-`b` it first touches the shape: 0 when `a`
+    /// is inside, None when it never does. Computed exactly from the geometry.
+    pub fn entry_distance(&self, a: Point, b: Point) -> Option<f64> {
+        if !a.is_finite() || !b.is_finite() {
+            return None;
+        }
+        let t = match self {
+            Shape::Polygon(points) => polygon_entry(a, b, points),
+            Shape::Rect { x, y, width, depth } => {
+                polygon_entry(a, b, &rect_corners(*x, *y, *width, *depth))
+            }
+            Shape::Circle { centre, radius } => circle_entry(a, b, *centre, *radius),
+            Shape::Line { points, width } => line_entry(a, b, points, width / 2.0),
+        }?;
+        Some(t * a.distance(b))
+    }
+
+    /// Checks the shape is usable: a polygon needs 3 points and some area, a line 2
+    /// points, every coordinate finite and every size positive.
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            Shape::Polygon(points) => validate_polygon(points),
+            Shape::Rect { x, y, width, depth } => {
+                finite_point("rect corner", Point::new(*x, *y))?;
+                positive("rect width", *width)?;
+                positive("rect depth", *depth)
+            }
+            Shape::Circle { centre, radius } => {
+                finite_point("circle centre", *centre)?;
+                positive("circle radius", *radius)
+            }
+            Shape::Line { points, width } => {
+                enough_points("line", points, 2)?;
+                points
+                    .iter()
+                    .try_for_each(|&p| finite_point("line point", p))?;
+                positive("line width", *width)
+            }
+        }
+    }
+}
+
+fn validate_polygon(points: &[Point]) -> Result<(), String> {
+    enough_points("polygon", points, 3)?;
+    points
+        .iter()
+        .try_for_each(|&p| finite_point("polygon point", p))?;
+    // shoelace: twice the signed area, zero when every point is on one line
+    let twice_area: f64 = edges(points).map(|(a, b)| a.cross(b)).sum();
+    if twice_area == 0.0 {
+        return Err("polygon has no area: its points lie on one line".into());
+    }
+    Ok(())
+}
+
+fn enough_points(what: &str, points: &[Point], needed: usize) -> Result<(), String> {
+    if points.len() < needed {
+        return Err(format!(
+            "{what} needs at least {needed} points, got {}",
+            points.len()
+        ));
+    }
+    Ok(())
+}
+
+fn finite_point(what: &str, p: Point) -> Result<(), String> {
+    if p.is_finite() {
+        Ok(())
+    } else {
+        Err(format!("{what} must be finite, got ({}, {})", p.x, p.y))
+    }
+}
+
+/// The consecutive segments of a polyline (none for fewer than 2 points).
+fn polyline(points: &[Point]) -> impl Iterator<Item = (Point, Point)> + '_ {
+    points
+        .iter()
+        .zip(points.iter().skip(1))
+        .map(|(&a, &b)| (a, b))
+}
+
+fn rect_corners(x: f64, y: f64, width: f64, depth: f64) -> [Point; 4] {
+    [
+        Point::new(x, y),
+        Point::new(x + width, y),
+        Point::new(x + width, y + depth),
+        Point::new(x, y + depth),
+    ]
+}
+
+/// The smallest of some fractions along a segment.
+fn earliest(ts: impl Iterator<Item = f64>) -> Option<f64> {
+    ts.min_by(f64::total_cmp)
+}
+
+/// Fraction along `a`-`b` where it first touches `polygon`: 0 when `a` is inside.
+fn polygon_entry(a: Point, b: Point, polygon: &[Point]) -> Option<f64> {
+    if polygon.len() < 3 {
+        return None;
+    }
+    if point_in_polygon(a, polygon) {
+        return Some(0.0);
+    }
+    // from outside, the first touch is on an edge
+    earliest(edges(polygon).filter_map(|(p, q)| segment_entry(a, b, p, q)))
+}
+
+/// Fraction along `a`-`b` where it first meets the segment `p`-`q`.
+fn segment_entry(a: Point, b: Point, p: Point, q: Point) -> Option<f64> {
+    let (r, s, ap) = (b.minus(a), q.minus(p), p.minus(a));
+    let denom = r.cross(s);
+    if denom == 0.0 {
+        return collinear_entry(a, r, p, q);
+    }
+    // solve a + t r = p + u s
+    let t = ap.cross(s) / denom;
+    let u = ap.cross(r) / denom;
+    (within_unit(t) && within_unit(u)).then_some(t.clamp(0.0, 1.0))
+}
+
+/// For a segment from `a` along `r` parallel to `p`-`q`: where their overlap starts.
+fn collinear_entry(a: Point, r: Point, p: Point, q: Point) -> Option<f64> {
+    let len2 = r.dot(r);
+    if len2 == 0.0 || p.minus(a).cross(r) != 0.0 {
+        return None; // a point, or parallel on different lines
+    }
+    let tp = p.minus(a).dot(r) / len2;
+    let tq = q.minus(a).dot(r) / len2;
+    let start = tp.min(tq).max(0.0);
+    (start <= tp.max(tq).min(1.0)).then_some(start)
+}
+
+fn within_unit(t: f64) -> bool {
+    (-EPS..=1.0 + EPS).contains(&t)
+}
+
+/// Fraction along `a`-`b` where it first touches the disc: 0 when `a` is inside.
+fn circle_entry(a: Point, b: Point, centre: Point, radius: f64) -> Option<f64> {
+    let (r, m) = (b.minus(a), a.minus(centre));
+    // |m + t r|^2 = radius^2 as qa t^2 + qb t + qc = 0
+    let qc = m.dot(m) - radius * radius;
+    if qc <= 0.0 {
+        return Some(0.0);
+    }
+    let (qa, qb) = (r.dot(r), 2.0 * r.dot(m));
+    let disc = qb * qb - 4.0 * qa * qc;
+    if qa == 0.0 || disc.is_nan() || disc < 0.0 {
+        return None;
+    }
+    // a is outside, so the smaller root is the way in
+    let t = (-qb - disc.sqrt()) / (2.0 * qa);
+    within_unit(t).then_some(t.clamp(0.0, 1.0))
+}
+
+/// Fraction along `a`-`b` where it first comes within `half` of the polyline.
+fn line_entry(a: Point, b: Point, points: &[Point], half: f64) -> Option<f64> {
+    earliest(polyline(points).filter_map(|(p, q)| stadium_entry(a, b, p, q, half)))
+}
+
+/// Entry into the points within `half` of `p`-`q`: a band along it plus a disc at each end.
+fn stadium_entry(a: Point, b: Point, p: Point, q: Point, half: f64) -> Option<f64> {
+    let band = band_corners(p, q, half).and_then(|c| polygon_entry(a, b, &c));
+    let caps = [circle_entry(a, b, p, half), circle_entry(a, b, q, half)];
+    earliest(caps.into_iter().chain([band]).flatten())
+}
+
+/// The rectangle `half` either side of `p`-`q`; None when the segment has no length.
+fn band_corners(p: Point, q: Point, half: f64) -> Option<[Point; 4]> {
+    let d = q.minus(p);
+    let len = d.x.hypot(d.y);
+    if len == 0.0 || !len.is_finite() {
+        return None;
+    }
+    let n = Point::new(-d.y, d.x).scaled(half / len);
+    Some([p.plus(n), q.plus(n), q.minus(n), p.minus(n)])
+}
+
+/// A named terrain feature on the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "FeatureSpec", into = "FeatureSpec")]
+pub struct Feature {
+    /// Name for messages, e.g. `Hougoumont woods`.
+    pub name: String,
+    /// What it is.
+    pub kind: TerrainKind,
+    /// Where it lies.
+    pub shape: Shape,
+    /// Whether it blocks line of sight.
+    pub blocks_sight: bool,
+}
+
+impl Feature {
+    /// A feature that blocks sight as its kind does by default.
+    pub fn new(name: impl Into<String>, kind: TerrainKind, shape: Shape) -> Self {
+        let blocks_sight = kind.blocks_sight_by_default();
+        Feature {
+            name: name.into(),
+            kind,
+            shape,
+            blocks_sight,
+        }
+    }
+
+    /// Whether `p` is in the feature.
+    pub fn contains(&self, p: Point) -> bool {
+        self.shape.contains(p)
+    }
+}
+
+/// The serialised form of a [`Feature`]: kind and slope as names, sight optional.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FeatureSpec {
+    name: String,
+    kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    slope: Option<String>,
+    shape: Shape,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    blocks_sight: Option<bool>,
+}
+
+impl TryFrom<FeatureSpec> for Feature {
+    type Error = String;
+
+    fn try_from(spec: FeatureSpec) -> Result<Self, Self::Error> {
+        let name = spec.name;
+        let kind = TerrainKind::parse(&spec.kind, spec.slope.as_deref())
+            .map_err(|e| format!("terrain `{name}`: {e}"))?;
+        spec.shape
+            .validate()
+            .map_err(|e| format!("terrain `{name}`: {e}"))?;
+        let blocks_sight = spec
+            .blocks_sight
+            .unwrap_or_else(|| kind.blocks_sight_by_default());
+        Ok(Feature {
+            name,
+            kind,
+            shape: spec.shape,
+            blocks_sight,
+        })
+    }
+}
+
+impl From<Feature> for FeatureSpec {
+    fn from(f: Feature) -> Self {
+        // only write blocks_sight when it overrides the kind's default
+        let blocks_sight =
+            (f.blocks_sight != f.kind.blocks_sight_by_default()).then_some(f.blocks_sight);
+        FeatureSpec {
+            name: f.name,
+            kind: f.kind.name().into(),
+            slope: f.kind.slope().map(|s| s.name().into()),
+            shape: f.shape,
+            blocks_sight,
+        }
+    }
+}
+
+/// Every terrain feature on the table, referred to by index. Serialises as the list.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Terrain {
+    /// The features, in the order they were listed.
+    pub features: Vec<Feature>,
+}
+
+impl Terrain {
+    /// Indices of the features containing `p`, in list order.
+    pub fn at(&self, p: Point) -> Vec<usize> {
+        self.features
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.contains(p))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Indices of the features the path `a`-`b` touches, nearest entry first (ties in list
+    /// order).
+    pub fn crossed_by(&self, a: Point, b: Point) -> Vec<usize> {
+        let mut hits: Vec<(f64, usize)> = self
+            .features
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| f.shape.entry_distance(a, b).map(|d| (d, i)))
+            .collect();
+        hits.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        hits.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// The first feature along `a`-`b` that blocks line of sight between them: one that
+    /// blocks sight, is crossed, and contains neither `a` nor `b` (so a figure inside a
+    /// wood sees out and is seen). None when the view is clear.
+    pub fn sight_blocker(&self, a: Point, b: Point) -> Option<usize> {
+        self.crossed_by(a, b).into_iter().find(|&i| {
+            self.features
+                .get(i)
+                .is_some_and(|f| f.blocks_sight && !f.contains(a) && !f.contains(b))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f64, y: f64) -> Point {
+        Point::new(x, y)
+    }
+
+    fn assert_close(a: Option<f64>, b: f64) {
+        match a {
+            Some(a) if (a - b).abs() < 1e-9 => {}
+            _ => panic!("{a:?} is not {b}"),
+        }
+    }
+
+    fn rect(x: f64, y: f64, width: f64, depth: f64) -> Shape {
+        Shape::Rect { x, y, width, depth }
+    }
+
+    fn circle(x: f64, y: f64, radius: f64) -> Shape {
+        Shape::Circle {
+            centre: p(x, y),
+            radius,
+        }
+    }
+
+    fn line(points: &[(f64, f64)], width: f64) -> Shape {
+        Shape::Line {
+            points: points.iter().map(|&(x, y)| p(x, y)).collect(),
+            width,
+        }
+    }
+
+    #[test]
+    fn kind_names_are_snake_case() {
+        assert_eq!(TerrainKind::Woods.name(), "woods");
+        assert_eq!(TerrainKind::Hill(Slope::Rocky).name(), "hill");
+        assert_eq!(TerrainKind::LinearObstacle.name(), "linear_obstacle");
+        assert_eq!(TerrainKind::Hill(Slope::Rocky).slope(), Some(Slope::Rocky));
+        assert_eq!(TerrainKind::Town.slope(), None);
+    }
+
+    #[test]
+    fn parse_reads_every_kind_back_from_its_name() {
+        let kinds = [
+            TerrainKind::Woods,
+            TerrainKind::Town,
+            TerrainKind::Road,
+            TerrainKind::Stream,
+            TerrainKind::LinearObstacle,
+            TerrainKind::Fortification,
+        ];
+        for kind in kinds {
+            assert_eq!(TerrainKind::parse(kind.name(), None), Ok(kind));
+        }
+    }
+
+    #[test]
+    fn parse_hill_defaults_to_gentle() {
+        assert_eq!(
+            TerrainKind::parse("hill", None),
+            Ok(TerrainKind::Hill(Slope::Gentle))
+        );
+        assert_eq!(
+            TerrainKind::parse("hill", Some("steep")),
+            Ok(TerrainKind::Hill(Slope::Steep))
+        );
+    }
+
+    #[test]
+    fn parse_rejects_slopes_off_hills_and_unknown_names() {
+        let off_hill = TerrainKind::parse("woods", Some("steep")).unwrap_err();
+        assert_eq!(
+            off_hill,
+            "only hills have a slope, but woods was given slope `steep`"
+        );
+        let unknown = TerrainKind::parse("forest", None).unwrap_err();
+        assert_eq!(
+            unknown,
+            "unknown terrain kind `forest`: expected one of woods, hill, town, road, \
+             stream, linear_obstacle, fortification"
+        );
+        let slope = TerrainKind::parse("hill", Some("sheer")).unwrap_err();
+        assert!(slope.contains("unknown slope `sheer`"), "{slope}");
+    }
+
+    #[test]
+    fn sight_blocking_defaults_by_kind() {
+        assert!(TerrainKind::Woods.blocks_sight_by_default());
+        assert!(TerrainKind::Town.blocks_sight_by_default());
+        assert!(TerrainKind::Fortification.blocks_sight_by_default());
+        for slope in Slope::ALL {
+            assert!(TerrainKind::Hill(slope).blocks_sight_by_default());
+        }
+        assert!(!TerrainKind::Road.blocks_sight_by_default());
+        assert!(!TerrainKind::Stream.blocks_sight_by_default());
+        assert!(!TerrainKind::LinearObstacle.blocks_sight_by_default());
+    }
+
+    #[test]
+    fn rect_contains_its_inside_and_edges() {
+        let wood = rect(10.0, 10.0, 6.0, 4.0);
+        assert!(wood.contains(p(12.0, 12.0)));
+        assert!(wood.contains(p(16.0, 14.0)), "far corner");
+        assert!(!wood.contains(p(16.1, 12.0)));
+        assert!(!wood.contains(p(f64::NAN, 12.0)));
+    }
+
+    #[test]
+    fn circle_contains_a_3_4_5_point_on_its_edge() {
+        assert!(circle(0.0, 0.0, 5.0).contains(p(3.0, 4.0)));
+        assert!(!circle(0.0, 0.0, 5.0).contains(p(3.0, 4.1)));
+    }
+
+    #[test]
+    fn line_contains_points_within_half_its_width_including_round_ends() {
+        let road = line(&[(0.0, 0.0), (10.0, 0.0)], 2.0);
+        assert!(road.contains(p(5.0, 1.0)));
+        assert!(!road.contains(p(5.0, 1.1)));
+        assert!(road.contains(p(-0.6, -0.8)), "1 inch from the end");
+        assert!(!road.contains(p(-0.8, -0.8)));
+        assert!(!line(&[(0.0, 0.0)], 2.0).contains(p(0.0, 0.0)));
+    }
+
+    #[test]
+    fn polygon_contains_and_empty_polygon_contains_nothing() {
+        let tri = Shape::Polygon(vec![p(0.0, 0.0), p(4.0, 0.0), p(0.0, 3.0)]);
+        assert!(tri.contains(p(1.0, 1.0)));
+        assert!(!tri.contains(p(3.0, 2.0)));
+        assert!(!Shape::Polygon(vec![]).contains(p(0.0, 0.0)));
+        assert_eq!(
+            Shape::Polygon(vec![]).entry_distance(p(0.0, 0.0), p(1.0, 1.0)),
+            None
+        );
+    }
+
+    #[test]
+    fn entry_distance_into_a_rect() {
+        let wood = rect(10.0, 10.0, 6.0, 4.0);
+        assert_close(wood.entry_distance(p(0.0, 12.0), p(20.0, 12.0)), 10.0);
+        assert_close(wood.entry_distance(p(20.0, 12.0), p(0.0, 12.0)), 4.0);
+        assert_close(wood.entry_distance(p(12.0, 12.0), p(0.0, 0.0)), 0.0);
+        assert_eq!(wood.entry_distance(p(0.0, 0.0), p(20.0, 0.0)), None);
+        assert_eq!(
+            wood.entry_distance(p(0.0, 12.0), p(9.0, 12.0)),
+            None,
+            "stops short"
+        );
+    }
+
+    #[test]
+    fn entry_distance_into_a_rect_on_a_3_4_5_path() {
+        // from (7, 6) along (3, 4) per 5 inches: reaches the corner (10, 10) after 5
+        let wood = rect(10.0, 10.0, 6.0, 4.0);
+        assert_close(wood.entry_distance(p(7.0, 6.0), p(13.0, 14.0)), 5.0);
+    }
+
+    #[test]
+    fn entry_distance_along_an_edge_starts_where_the_edge_does() {
+        let wood = rect(10.0, 10.0, 6.0, 4.0);
+        assert_close(wood.entry_distance(p(0.0, 10.0), p(20.0, 10.0)), 10.0);
+    }
+
+    #[test]
+    fn entry_distance_along_a_flat_polygon_meets_its_end() {
+        // invalid (no area) but still touched: every edge is parallel to the path
+        let flat = Shape::Polygon(vec![p(10.0, 0.0), p(15.0, 0.0), p(20.0, 0.0)]);
+        assert_close(flat.entry_distance(p(0.0, 0.0), p(30.0, 0.0)), 10.0);
+        assert_close(flat.entry_distance(p(30.0, 0.0), p(0.0, 0.0)), 10.0);
+        assert_eq!(flat.entry_distance(p(0.0, 1.0), p(30.0, 1.0)), None);
+    }
+
+    #[test]
+    fn entry_distance_into_a_circle() {
+        let pond = circle(6.0, 0.0, 2.0);
+        assert_close(pond.entry_distance(p(0.0, 0.0), p(10.0, 0.0)), 4.0);
+        // 10 inches to the centre along a 3-4-5 line, less the radius of 5
+        let hill = circle(6.0, 8.0, 5.0);
+        assert_close(hill.entry_distance(p(0.0, 0.0), p(12.0, 16.0)), 5.0);
+        assert_eq!(hill.entry_distance(p(0.0, 0.0), p(1.8, 2.4)), None, "short");
+        assert_eq!(
+            pond.entry_distance(p(0.0, 3.0), p(10.0, 3.0)),
+            None,
+            "misses"
+        );
+        assert_eq!(
+            pond.entry_distance(p(10.0, 0.0), p(20.0, 0.0)),
+            None,
+            "behind"
+        );
+    }
+
+    #[test]
+    fn entry_distance_from_inside_or_on_a_circle_is_zero() {
+        let hill = circle(0.0, 0.0, 5.0);
+        assert_close(hill.entry_distance(p(3.0, 4.0), p(20.0, 0.0)), 0.0);
+        assert_close(hill.entry_distance(p(2.9, 4.0), p(20.0, 0.0)), 0.0);
+    }
+
+    #[test]
+    fn a_path_ending_on_a_circle_edge_touches_it() {
+        // (3, 4) is 5 from (6, 8): on the edge, though rounding puts the root past the end
+        let hill = circle(6.0, 8.0, 5.0);
+        let (a, b) = (p(0.1, 0.2), p(3.0, 4.0));
+        assert_close(hill.entry_distance(a, b), a.distance(b));
+    }
+
+    #[test]
+    fn entry_distance_into_a_line_across_it() {
+        // a stream along x = 10, 2 inches wide: its bank is at x = 9
+        let stream = line(&[(10.0, 0.0), (10.0, 20.0)], 2.0);
+        assert_close(stream.entry_distance(p(0.0, 5.0), p(20.0, 5.0)), 9.0);
+        // along (3, 4) per 5: x reaches 9 after 15 inches
+        assert_close(stream.entry_distance(p(0.0, 0.0), p(12.0, 16.0)), 15.0);
+    }
+
+    #[test]
+    fn entry_distance_into_a_line_through_its_round_end() {
+        let wall = line(&[(10.0, 0.0), (20.0, 0.0)], 2.0);
+        assert_close(wall.entry_distance(p(0.0, 0.0), p(30.0, 0.0)), 9.0);
+        // passing 0.8 south of the end: the cap reaches x = 10 - 0.6
+        assert_close(wall.entry_distance(p(0.0, -0.8), p(30.0, -0.8)), 9.4);
+        assert_eq!(wall.entry_distance(p(0.0, -1.2), p(30.0, -1.2)), None);
+    }
+
+    #[test]
+    fn entry_distance_into_a_bent_line_finds_the_nearest_leg() {
+        // a road north-south along x = 10 below y = 10, then west along y = 10
+        let road = line(&[(0.0, 10.0), (10.0, 10.0), (10.0, 0.0)], 2.0);
+        assert_close(road.entry_distance(p(20.0, 5.0), p(0.0, 5.0)), 9.0);
+        assert_close(road.entry_distance(p(5.0, 0.0), p(5.0, 20.0)), 9.0);
+        assert_close(road.entry_distance(p(10.5, 5.0), p(0.0, 5.0)), 0.0);
+    }
+
+    #[test]
+    fn entry_distance_is_none_for_nan() {
+        let wood = rect(10.0, 10.0, 6.0, 4.0);
+        assert_eq!(wood.entry_distance(p(f64::NAN, 0.0), p(20.0, 12.0)), None);
+        assert!(!circle(0.0, 0.0, f64::NAN).crossed_by(p(-5.0, 0.0), p(5.0, 0.0)));
+    }
+
+    #[test]
+    fn validate_accepts_good_shapes() {
+        assert_eq!(rect(0.0, 0.0, 1.0, 1.0).validate(), Ok(()));
+        assert_eq!(circle(0.0, 0.0, 1.0).validate(), Ok(()));
+        assert_eq!(line(&[(0.0, 0.0), (1.0, 0.0)], 1.0).validate(), Ok(()));
+        let tri = Shape::Polygon(vec![p(0.0, 0.0), p(4.0, 0.0), p(0.0, 3.0)]);
+        assert_eq!(tri.validate(), Ok(()));
+    }
+
+    #[test]
+    fn validate_rejects_too_few_points_and_bad_sizes() {
+        let two = Shape::Polygon(vec![p(0.0, 0.0), p(1.0, 0.0)]);
+        assert_eq!(
+            two.validate(),
+            Err("polygon needs at least 3 points, got 2".into())
+        );
+        let flat = Shape::Polygon(vec![p(0.0, 0.0), p(1.0, 1.0), p(2.0, 2.0)]);
+        assert!(flat.validate().unwrap_err().contains("no area"));
+        assert_eq!(
+            line(&[(0.0, 0.0)], 1.0).validate(),
+            Err("line needs at least 2 points, got 1".into())
+        );
+        assert_eq!(
+            circle(0.0, 0.0, -1.0).validate(),
+            Err("circle radius must be a positive number of inches, got -1".into())
+        );
+        assert!(
+            rect(0.0, 0.0, f64::NAN, 1.0)
+                .validate()
+                .unwrap_err()
+                .contains("rect width")
+        );
+        assert!(
+            circle(f64::INFINITY, 0.0, 1.0)
+                .validate()
+                .unwrap_err()
+                .contains("centre")
+        );
+    }
+
+    #[test]
+    fn feature_new_takes_sight_blocking_from_its_kind() {
+        assert!(Feature::new("copse", TerrainKind::Woods, circle(0.0, 0.0, 3.0)).blocks_sight);
+        let road = Feature::new(
+            "road",
+            TerrainKind::Road,
+            line(&[(0.0, 0.0), (1.0, 0.0)], 1.0),
+        );
+        assert!(!road.blocks_sight);
+    }
+
+    #[test]
+    fn feature_spec_reads_kind_slope_and_optional_sight() {
+        let spec = FeatureSpec {
+            name: "ridge".into(),
+            kind: "hill".into(),
+            slope: Some("steep".into()),
+            shape: circle(0.0, 0.0, 3.0),
+            blocks_sight: None,
+        };
+        let ridge = Feature::try_from(spec).unwrap();
+        assert_eq!(ridge.kind, TerrainKind::Hill(Slope::Steep));
+        assert!(ridge.blocks_sight);
+        let back = FeatureSpec::from(ridge.clone());
+        assert_eq!(
+            (back.kind.as_str(), back.slope.as_deref()),
+            ("hill", Some("steep"))
+        );
+        assert_eq!(back.blocks_sight, None, "default not written");
+        assert_eq!(Feature::try_from(back), Ok(ridge));
+    }
+
+    #[test]
+    fn feature_spec_rejects_bad_kind_and_shape_naming_the_feature() {
+        let spec = |kind: &str, shape: Shape| FeatureSpec {
+            name: "copse".into(),
+            kind: kind.into(),
+            slope: None,
+            shape,
+            blocks_sight: Some(false),
+        };
+        let bad_kind = Feature::try_from(spec("forest", circle(0.0, 0.0, 1.0))).unwrap_err();
+        assert!(
+            bad_kind.starts_with("terrain `copse`: unknown terrain kind"),
+            "{bad_kind}"
+        );
+        let bad_shape = Feature::try_from(spec("woods", circle(0.0, 0.0, 0.0))).unwrap_err();
+        assert!(
+            bad_shape.starts_with("terrain `copse`: circle radius"),
+            "{bad_shape}"
+        );
+        let open = Feature::try_from(spec("woods", circle(0.0, 0.0, 1.0))).unwrap();
+        assert!(!open.blocks_sight, "override kept");
+    }
+
+    fn stream_and_wood() -> Terrain {
+        Terrain {
+            features: vec![
+                Feature::new("wood", TerrainKind::Woods, rect(20.0, 0.0, 10.0, 10.0)),
+                Feature::new(
+                    "stream",
+                    TerrainKind::Stream,
+                    line(&[(10.0, -10.0), (10.0, 20.0)], 2.0),
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_path_across_a_stream_into_a_wood_reports_both_in_order() {
+        // stream bank at 9 inches, wood edge at 20: stream first though listed second
+        let terrain = stream_and_wood();
+        assert_eq!(terrain.crossed_by(p(0.0, 5.0), p(25.0, 5.0)), vec![1, 0]);
+        assert_eq!(terrain.crossed_by(p(25.0, 5.0), p(0.0, 5.0)), vec![0, 1]);
+        assert_eq!(
+            terrain.crossed_by(p(0.0, 5.0), p(5.0, 5.0)),
+            Vec::<usize>::new()
+        );
+    }
+
+    #[test]
+    fn crossed_by_breaks_ties_by_index() {
+        let terrain = Terrain {
+            features: vec![
+                Feature::new("north", TerrainKind::Woods, rect(10.0, 0.0, 5.0, 5.0)),
+                Feature::new("south", TerrainKind::Woods, rect(10.0, -5.0, 5.0, 5.0)),
+            ],
+        };
+        assert_eq!(terrain.crossed_by(p(0.0, 0.0), p(20.0, 0.0)), vec![0, 1]);
+    }
+
+    #[test]
+    fn a_point_in_a_rect_wood_is_at_the_wood() {
+        let terrain = stream_and_wood();
+        assert_eq!(terrain.at(p(25.0, 5.0)), vec![0]);
+        assert_eq!(terrain.at(p(10.5, 5.0)), vec![1]);
+        assert_eq!(terrain.at(p(0.0, 0.0)), Vec::<usize>::new());
+    }
+
+    fn hill_between() -> Terrain {
+        let hill = TerrainKind::Hill(Slope::Gentle);
+        let road = line(&[(0.0, 20.0), (30.0, 20.0)], 3.0);
+        Terrain {
+            features: vec![
+                Feature::new("road", TerrainKind::Road, road),
+                Feature::new("hill", hill, circle(15.0, 0.0, 5.0)),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_hill_between_two_points_blocks_sight() {
+        assert_eq!(
+            hill_between().sight_blocker(p(0.0, 0.0), p(30.0, 0.0)),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn an_observer_on_the_hill_sees_over_it_and_is_seen() {
+        let terrain = hill_between();
+        assert_eq!(terrain.sight_blocker(p(13.0, 0.0), p(30.0, 0.0)), None);
+        assert_eq!(terrain.sight_blocker(p(30.0, 0.0), p(13.0, 0.0)), None);
+    }
+
+    #[test]
+    fn a_road_does_not_block_sight() {
+        assert_eq!(
+            hill_between().sight_blocker(p(0.0, 20.0), p(30.0, 20.0)),
+            None
+        );
+        assert_eq!(
+            hill_between().sight_blocker(p(5.0, 10.0), p(5.0, 30.0)),
+            None
+        );
+    }
+
+    #[test]
+    fn sight_blocker_is_the_first_along_the_line() {
+        let terrain = Terrain {
+            features: vec![
+                Feature::new("far", TerrainKind::Town, rect(20.0, -1.0, 2.0, 2.0)),
+                Feature::new("near", TerrainKind::Woods, rect(10.0, -1.0, 2.0, 2.0)),
+            ],
+        };
+        assert_eq!(terrain.sight_blocker(p(0.0, 0.0), p(30.0, 0.0)), Some(1));
+        assert_eq!(terrain.sight_blocker(p(30.0, 0.0), p(0.0, 0.0)), Some(0));
+    }
+}

@@ -1,0 +1,129 @@
+//! Units: the figures, stands and elements on the table.
+//!
+//! A [`Unit`] is plain data: who it is, where it stands, which way it faces, its base, its
+//! stats (from the ruleset's troop data, overridden by the scenario), hits, stands, status
+//! tags, abilities and group membership. It never changes itself: every change goes through
+//! the session so that it is logged (see `session.rs`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::{Base, Footprint, Point};
+
+/// One value in a unit's stat map: whatever the ruleset's troop chart holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Stat {
+    /// A yes/no property, e.g. `mounted: true`.
+    Bool(bool),
+    /// A whole number, e.g. `attack: 2`.
+    Int(i64),
+    /// A measurement, e.g. `move: 1.5`.
+    Float(f64),
+    /// A word, e.g. `class: cavalry`.
+    Text(String),
+}
+
+impl Stat {
+    /// The stat as a number, if it is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Stat::Int(i) => Some(*i as f64),
+            Stat::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// The stat as a whole number, if it is one.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Stat::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Stat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stat::Bool(b) => write!(f, "{b}"),
+            Stat::Int(i) => write!(f, "{i}"),
+            Stat::Float(x) => write!(f, "{x}"),
+            Stat::Text(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+/// A unit (a single figure in skirmish rules, a unit of stands in others).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Unique id, used at the prompt: `viking_1`.
+    pub id: String,
+    /// Display name: `Viking warrior`.
+    pub name: String,
+    /// The id of the side it fights for.
+    pub side: String,
+    /// Its troop type in the ruleset's data: `heavy_infantry`.
+    pub troop: String,
+    /// Centre of its base, in inches.
+    pub pos: Point,
+    /// Facing, degrees clockwise from north.
+    pub facing: f64,
+    /// Its base.
+    pub base: Base,
+    /// Stats from the troop chart with the scenario's overrides.
+    pub stats: BTreeMap<String, Stat>,
+    /// Hits taken.
+    pub hits: i64,
+    /// Stands (or figures) left.
+    pub stands: i64,
+    /// Status tags: `shaken`, `routed`, `blocked`, ...
+    pub tags: BTreeSet<String>,
+    /// Special abilities it has, by script name.
+    pub abilities: Vec<String>,
+    /// Groups it belongs to, by kind: `brigade: north`, `formation: cohort`.
+    pub groups: BTreeMap<String, String>,
+    /// False once it has been removed from play (killed, routed off, ...).
+    pub in_play: bool,
+}
+
+impl Unit {
+    /// Where its base lies on the table.
+    pub fn footprint(&self) -> Footprint {
+        Footprint {
+            pos: self.pos,
+            facing: self.facing,
+            base: self.base.clone(),
+        }
+    }
+
+    /// A stat by name.
+    pub fn stat(&self, name: &str) -> Option<&Stat> {
+        self.stats.get(name)
+    }
+
+    /// Whether it carries a status tag.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.contains(tag)
+    }
+
+    /// `id (name)` for narration.
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.id, self.name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_conversions() {
+        assert_eq!(Stat::Int(3).as_f64(), Some(3.0));
+        assert_eq!(Stat::Float(1.5).as_i64(), None);
+        assert_eq!(Stat::Text("cavalry".into()).as_f64(), None);
+        assert_eq!(Stat::Bool(true).to_string(), "true");
+    }
+}
