@@ -368,7 +368,11 @@ fn help(session: &Session, origin: &str, line: &str, topic: Option<&Word>) -> Re
     let mut out = format!("{} verbs:\n", session.scenario().ruleset.file.name);
     for v in session.verbs().values() {
         let usage = format!("{} {}", v.name, v.params.join(" "));
-        out.push_str(&format!("  {:<28} {}\n", usage.trim_end(), v.doc));
+        out.push_str(&format!(
+            "  {:<28} {}\n",
+            usage.trim_end(),
+            first_sentence(&v.doc)
+        ));
     }
     out.push_str("host commands:\n");
     out.push_str(&format!(
@@ -387,6 +391,14 @@ fn help(session: &Session, origin: &str, line: &str, topic: Option<&Word>) -> Re
         "Anything else is Rhai, e.g. `unit(\"viking_1\").stat(\"attack\")`; see docs/api.md.",
     );
     Ok(Reply::Text(out))
+}
+
+/// The first sentence of a doc comment, for one-line listings.
+fn first_sentence(doc: &str) -> &str {
+    match doc.find(". ") {
+        Some(i) => &doc[..=i],
+        None => doc,
+    }
 }
 
 fn units(session: &Session, side: Option<&str>) -> String {

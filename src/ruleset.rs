@@ -104,9 +104,6 @@ impl Ruleset {
 
     /// The base of a troop type.
     pub fn base_of(&self, troop: &TroopType) -> Base {
-        troop
-            .base
-            .clone()
-            .unwrap_or_else(|| self.file.default_base.clone())
+        troop.base.unwrap_or(self.file.default_base)
     }
 }

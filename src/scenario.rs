@@ -574,7 +574,7 @@ impl Builder<'_> {
                 None,
             ));
         }
-        let base = spec.base.clone().unwrap_or_else(|| ruleset.base_of(troop));
+        let base = spec.base.unwrap_or_else(|| ruleset.base_of(troop));
         base.validate()
             .map_err(|e| self.error(&spec.id, e, "this unit's base", None))?;
         let facing = spec.facing.unwrap_or(0.0);
@@ -616,7 +616,7 @@ impl Builder<'_> {
                 troop: spec.troop.value.clone(),
                 pos: spec.at.value.offset(facing + 90.0, spacing * f64::from(i)),
                 facing: crate::geometry::normalize_degrees(facing),
-                base: base.clone(),
+                base,
                 stats: stats.clone(),
                 hits: spec.hits,
                 stands: spec.stands.unwrap_or(1),

@@ -46,8 +46,15 @@ pub struct Session {
     scope: Scope<'static>,
     sources: Sources,
     verbs: BTreeMap<String, Verb>,
+    has_setup: bool,
     emitted: usize,
 }
+
+/// The hook a ruleset defines to set a game up (who plays first, ...), run once at the start.
+pub const SETUP: &str = "setup";
+
+/// Script functions the host calls itself; they are not verbs at the prompt.
+pub const HOOKS: &[&str] = &[SETUP];
 
 impl Session {
     /// Starts a game of `scenario` with `seed`: loads the ruleset's scripts and the house
@@ -87,6 +94,7 @@ impl Session {
             scope: Scope::new(),
             sources: Sources::default(),
             verbs: BTreeMap::new(),
+            has_setup: false,
             emitted: 0,
             scenario,
         };
@@ -102,8 +110,8 @@ impl Session {
                 .set_turn(1, &first)
                 .map_err(|m| Error::other(m, None))?;
         }
-        if session.verbs.contains_key("setup") {
-            let _ = session.call("setup", Vec::new())?;
+        if session.has_setup {
+            let _ = session.call(SETUP, Vec::new())?;
         }
         Ok(session)
     }
@@ -127,13 +135,18 @@ impl Session {
             engine.run_ast_with_scope(scope, &ast)
         })?;
         for f in ast.iter_functions() {
-            if f.access == FnAccess::Private || f.name.starts_with('_') {
+            if f.name == SETUP {
+                self.has_setup = true;
+            }
+            if f.access == FnAccess::Private || f.name.starts_with('_') || HOOKS.contains(&f.name) {
                 continue;
             }
             let doc = f
                 .comments
                 .iter()
-                .map(|c| c.trim_start_matches("///").trim())
+                .flat_map(|c| c.lines())
+                .map(|l| l.trim().trim_start_matches("///").trim())
+                .filter(|l| !l.is_empty())
                 .collect::<Vec<_>>()
                 .join(" ");
             self.verbs.insert(

@@ -95,7 +95,7 @@ impl Unit {
         Footprint {
             pos: self.pos,
             facing: self.facing,
-            base: self.base.clone(),
+            base: self.base,
         }
     }
 

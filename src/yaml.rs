@@ -43,14 +43,7 @@ pub fn diagnostic(
             start..start + token_len(&text[start.min(text.len())..])
         }
     };
-    YamlDiagnostic::new(
-        name,
-        text,
-        bytes,
-        format!("{name}:{}:{}: {message}", loc.line(), loc.column()),
-        label,
-        help,
-    )
+    YamlDiagnostic::new(name, text, bytes, message, label, help)
 }
 
 /// A diagnostic at a spanned value.
@@ -82,19 +75,35 @@ fn strip_location(message: &str) -> String {
     }
 }
 
-/// Adds a hint to serde's messages where one helps.
+/// Rewords serde's messages for players and adds a hint (a did-you-mean where one fits).
 fn explain(message: &str) -> (String, Option<String>) {
-    if message.contains("unknown field") {
-        let help = message
-            .split_once("expected one of")
-            .map(|(_, rest)| format!("the fields allowed here are{}", rest.trim_end_matches('.')))
-            .or_else(|| Some("remove the field or check its spelling".into()));
-        let msg = message
-            .split(", expected")
-            .next()
-            .unwrap_or(message)
-            .to_string();
-        return (msg, help);
+    for (kind, noun) in [("unknown field", "fields"), ("unknown variant", "values")] {
+        if let Some(rest) = message.strip_prefix(kind) {
+            let word = rest.split('`').nth(1).unwrap_or_default();
+            let allowed: Vec<&str> = message
+                .split_once("expected one of")
+                .map(|(_, list)| {
+                    list.split(',')
+                        .map(|w| w.trim().trim_matches(|c| c == '`' || c == '.'))
+                        .filter(|w| !w.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let help = match crate::suggest::did_you_mean(word, allowed.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None if allowed.is_empty() => "remove it or check its spelling".to_string(),
+                None => format!("the {noun} allowed here are: {}", allowed.join(", ")),
+            };
+            let what = if kind == "unknown field" {
+                "field"
+            } else {
+                "value"
+            };
+            return (format!("unknown {what} `{word}`"), Some(help));
+        }
+    }
+    if message.contains("invalid floating point") || message.contains("invalid integer") {
+        return ("expected a number here".into(), None);
     }
     (message.to_string(), None)
 }

@@ -88,7 +88,7 @@ fn interactive(session: &mut Session, json: bool) -> Result<u8, Error> {
                 number += 1;
                 if carry_out(
                     session,
-                    &format!("<prompt {number}>"),
+                    &format!("prompt line {number}"),
                     text.trim_end(),
                     json,
                 )
@@ -128,7 +128,7 @@ fn piped(session: &mut Session, json: bool) -> Result<u8, Error> {
         if !json && !text.trim().is_empty() {
             println!("> {text}");
         }
-        match carry_out(session, &format!("<stdin>:{start_line}"), text, json) {
+        match carry_out(session, &format!("stdin line {start_line}"), text, json) {
             None => break,
             Some(ok) => failed |= !ok,
         }

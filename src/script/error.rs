@@ -53,15 +53,7 @@ impl Sources {
             .find(|c: char| !(c.is_alphanumeric() || c == '_'))
             .unwrap_or(rest.len())
             .max(rest.chars().next().map_or(0, char::len_utf8));
-        ScriptDiagnostic::new(
-            source,
-            text,
-            start..start + len,
-            format!("{source}:{line}:{col}: {message}"),
-            "here",
-            help,
-        )
-        .into()
+        ScriptDiagnostic::new(source, text, start..start + len, message, "here", help).into()
     }
 
     /// Converts a compile error of the script `source`.
@@ -70,7 +62,13 @@ impl Sources {
             source,
             err.position(),
             format!("syntax error: {}", err.err_type()),
-            None,
+            err.err_type()
+                .to_string()
+                .contains("cannot be assigned")
+                .then(|| {
+                    "assign to a variable first, e.g. `let u = unit(\"viking_1\"); u.hits = 2`"
+                        .to_string()
+                }),
         )
     }
 

@@ -95,9 +95,12 @@ impl ModuleResolver for ConfinedResolver {
         path: &str,
         pos: Position,
     ) -> Result<Shared<Module>, Box<EvalAltResult>> {
-        let file = self
-            .locate(path)
-            .map_err(|msg| Box::new(EvalAltResult::ErrorModuleNotFound(msg, pos)))?;
+        let file = self.locate(path).map_err(|msg| {
+            Box::new(EvalAltResult::ErrorRuntime(
+                rhai::Dynamic::from(crate::script::api::HostError(msg)),
+                pos,
+            ))
+        })?;
         self.load(engine, &file)
             .map_err(|e| Box::new(EvalAltResult::ErrorInModule(path.to_string(), e, pos)))
     }
