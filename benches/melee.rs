@@ -1,1 +1,74 @@
-fn main() {}
+//! Melee benchmarks: one scripted Playmobil melee against the same exchange in native Rust.
+//!
+//! - `scripted exchange`: a script function that reads both figures' dice, rolls both pools
+//!   and compares the highest dice (what a melee costs in Rhai, without narration);
+//! - `melee verb`: the ruleset's full `melee` verb with its checks, narration and logging,
+//!   then the state put back so the next iteration fights the same figures;
+//! - `native exchange`: the same exchange in plain Rust, for the ratio.
+//!
+//! Run with `cargo bench --bench melee`; figures are recorded in docs/performance.md.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use sandtable::project::Project;
+use sandtable::rng::GameRng;
+use sandtable::scenario::Scenario;
+use sandtable::session::Session;
+
+fn session() -> Session {
+    let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();
+    Session::new(&project, scenario, 1).unwrap()
+}
+
+fn melee(c: &mut Criterion) {
+    let mut s = session();
+    let _ = s.eval(
+        "bench setup",
+        "fn exchange(a, d) { \
+             let ar = roll(`${a.stat(\"attack\")}d6`); \
+             let dr = roll(`${d.stat(\"defend\")}d6`); \
+             ar.highest >= dr.highest \
+         }",
+    )
+    .unwrap();
+    let (v, l) = {
+        let st = s.state();
+        (
+            st.battlefield.index_of("viking_1").unwrap(),
+            st.battlefield.index_of("legionary_1").unwrap(),
+        )
+    };
+    let args = vec![s.unit_value(v), s.unit_value(l)];
+    let start = s.snapshot();
+    c.bench_function("scripted exchange", |b| {
+        b.iter(|| {
+            let r = s.call("exchange", black_box(args.clone())).unwrap();
+            // Keep the log from growing without bound across millions of iterations.
+            s.restore(start.clone());
+            r
+        })
+    });
+    c.bench_function("melee verb", |b| {
+        b.iter(|| {
+            let r = s.call("melee", black_box(args.clone())).unwrap();
+            s.restore(start.clone());
+            r
+        })
+    });
+    c.bench_function("state snapshot and restore", |b| b.iter(|| s.restore(black_box(start.clone()))));
+
+    let mut rng = GameRng::new(1);
+    let (attack, defend) = (1u32, 2u32);
+    c.bench_function("native exchange", |b| {
+        b.iter(|| {
+            let a = (0..black_box(attack)).map(|_| rng.die(6)).max().unwrap_or(0);
+            let d = (0..black_box(defend)).map(|_| rng.die(6)).max().unwrap_or(0);
+            a >= d
+        })
+    });
+}
+
+criterion_group!(benches, melee);
+criterion_main!(benches);

@@ -106,15 +106,12 @@ mod tests {
 
     #[test]
     fn seed_is_portable() {
-        // Golden values: if these change, every seeded game and golden output changes too.
+        // Golden values worked out once: if these change, every seeded game and golden
+        // output changes too (a new rand_chacha, or a change to `below`).
         let mut rng = GameRng::new(7);
+        assert_eq!(GameRng::new(7).next_u64(), 2_910_824_217_569_608_635);
         let dice: Vec<u32> = (0..10).map(|_| rng.die(6)).collect();
-        assert_eq!(dice, golden_d6_seed_7());
-    }
-
-    fn golden_d6_seed_7() -> Vec<u32> {
-        let mut rng = GameRng::new(7);
-        (0..10).map(|_| rng.die(6)).collect()
+        assert_eq!(dice, [1, 2, 5, 5, 4, 3, 1, 6, 3, 6]);
     }
 
     #[test]

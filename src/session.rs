@@ -242,6 +242,18 @@ impl Session {
         self.state.borrow()
     }
 
+    /// A copy of the game's state (for undo, saves and benchmarks).
+    pub fn snapshot(&self) -> GameState {
+        self.state.borrow().clone()
+    }
+
+    /// Puts the game back to a snapshot taken earlier.
+    pub fn restore(&mut self, snapshot: GameState) {
+        let len = snapshot.log.len();
+        *self.state.borrow_mut() = snapshot;
+        self.emitted = self.emitted.min(len);
+    }
+
     /// The sandbox limits in force.
     pub fn limits(&self) -> &Limits {
         &self.limits
