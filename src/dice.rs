@@ -275,6 +275,28 @@ pub struct DiceExpr {
     group_spans: Vec<(usize, usize)>,
     /// Length of the source in characters, for errors that concern the whole expression.
     source_len: usize,
+    /// The normalised text and each group's text in roll order, worked out once: a roll
+    /// carries them, and formatting them anew on every roll would cost more than the dice.
+    text: String,
+    group_texts: Vec<String>,
+}
+
+/// The text of each dice group of a tree, left to right (the order they are rolled in).
+fn group_texts(root: &Node) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match node {
+            Node::Number(_) => {}
+            Node::Dice(spec) => out.push(spec.to_string()),
+            Node::Neg(x) => stack.push(x),
+            Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) => {
+                stack.push(b);
+                stack.push(a);
+            }
+        }
+    }
+    out
 }
 
 impl PartialEq for DiceExpr {
@@ -302,6 +324,8 @@ impl DiceExpr {
             return Err(parser.trailing_error(tok));
         }
         Ok(DiceExpr {
+            text: root.to_string(),
+            group_texts: group_texts(&root),
             root,
             group_spans: parser.group_spans,
             source_len: len,
@@ -346,7 +370,7 @@ impl DiceExpr {
         };
         let total = roller.eval(&self.root)?;
         Ok(Roll {
-            expr: self.to_string(),
+            expr: self.text.clone(),
             total,
             groups: roller.groups,
         })
@@ -371,6 +395,8 @@ impl From<Node> for DiceExpr {
     fn from(root: Node) -> Self {
         let source_len = root.to_string().chars().count();
         DiceExpr {
+            text: root.to_string(),
+            group_texts: group_texts(&root),
             root,
             group_spans: Vec::new(),
             source_len,
@@ -389,7 +415,7 @@ impl FromStr for DiceExpr {
 impl fmt::Display for DiceExpr {
     /// The normalised text, e.g. `4d6kh3+1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.root)
+        f.write_str(&self.text)
     }
 }
 
@@ -1118,7 +1144,10 @@ impl Roller<'_> {
         };
 
         self.groups.push(RolledGroup {
-            spec: spec.to_string(),
+            spec: match self.expr.group_texts.get(index) {
+                Some(text) => text.clone(),
+                None => spec.to_string(),
+            },
             sides: spec.sides,
             dice,
             value,

@@ -23,6 +23,8 @@ pub enum Event {
         why: Option<String>,
         roll: Roll,
     },
+    /// A deck was made (or replaced) by a script.
+    NewDeck { deck: String, cards: usize },
     /// A deck was shuffled.
     Shuffle { deck: String },
     /// Cards were drawn.
@@ -73,6 +75,7 @@ impl Event {
                 Some(why) => format!("  {why}: {} {roll}", roll.expr),
                 None => format!("  {}: {roll}", roll.expr),
             },
+            Event::NewDeck { deck, cards } => format!("  new deck {deck} of {cards} cards"),
             Event::Shuffle { deck } => format!("  shuffled the {deck} deck"),
             Event::Draw { deck, cards } => {
                 format!("  drew {} from the {deck} deck", cards.join(" "))

@@ -131,7 +131,7 @@ impl Session {
             .compile(&text)
             .map_err(|e| self.sources.parse_error(&name, &e))?;
         ast.set_source(name.as_str());
-        self.run_guarded(&name, |engine, scope| {
+        self.run_guarded(&name, true, |engine, scope| {
             engine.run_ast_with_scope(scope, &ast)
         })?;
         for f in ast.iter_functions() {
@@ -163,22 +163,29 @@ impl Session {
         Ok(())
     }
 
-    /// Runs `f` under the time budget; on failure restores the game and the scope.
+    /// Runs `f` under the time budget. On failure the game goes back to where it was
+    /// (state, generator and log), and so does the scope when `keep_scope` is set.
     fn run_guarded<T>(
         &mut self,
         source: &str,
+        keep_scope: bool,
         f: impl FnOnce(&Engine, &mut Scope<'static>) -> Result<T, Box<rhai::EvalAltResult>>,
     ) -> Result<T, Error> {
-        let snapshot = self.state.borrow().clone();
-        let scope = self.scope.clone();
+        let mark = self.state.borrow().mark();
+        let scope = keep_scope.then(|| self.scope.clone());
         self.budget.start(self.limits.time_budget);
         let result = f(&self.engine, &mut self.scope);
         self.budget.stop();
-        result.map_err(|e| {
-            *self.state.borrow_mut() = snapshot;
-            self.scope = scope;
-            self.sources.runtime_error(source, &e, &self.limits)
-        })
+        match result {
+            Ok(value) => Ok(value),
+            Err(e) => {
+                self.state.borrow_mut().rollback(mark);
+                if let Some(scope) = scope {
+                    self.scope = scope;
+                }
+                Err(self.sources.runtime_error(source, &e, &self.limits))
+            }
+        }
     }
 
     /// Calls a verb with arguments.
@@ -189,7 +196,9 @@ impl Session {
             .map(|v| v.source.clone())
             .unwrap_or_default();
         let ast = self.ast.clone();
-        self.run_guarded(&source, |engine, scope| {
+        // A verb is a function: it cannot change the scope's variables, and `rewind_scope`
+        // drops anything it pushed, so there is no scope to restore.
+        self.run_guarded(&source, false, |engine, scope| {
             engine.call_fn_with_options::<Dynamic>(
                 CallFnOptions::new().eval_ast(false).rewind_scope(true),
                 scope,
@@ -210,7 +219,7 @@ impl Session {
             .map_err(|e| self.sources.parse_error(source, &e))?;
         line_ast.set_source(source);
         let run = self.ast.merge(&line_ast);
-        let value = self.run_guarded(source, |engine, scope| {
+        let value = self.run_guarded(source, true, |engine, scope| {
             engine.eval_ast_with_scope::<Dynamic>(scope, &run)
         })?;
         self.ast = self.ast.merge(&line_ast.clone_functions_only());
@@ -252,6 +261,18 @@ impl Session {
         let len = snapshot.log.len();
         *self.state.borrow_mut() = snapshot;
         self.emitted = self.emitted.min(len);
+    }
+
+    /// Where the game stands now; [`Session::rollback`] returns to it cheaply.
+    pub fn mark(&self) -> crate::state::Mark {
+        self.state.borrow().mark()
+    }
+
+    /// Undoes everything since `mark`, however many actions ago it was taken.
+    pub fn rollback(&mut self, mark: crate::state::Mark) {
+        let mut state = self.state.borrow_mut();
+        state.rollback(mark);
+        self.emitted = self.emitted.min(state.log.len());
     }
 
     /// The sandbox limits in force.

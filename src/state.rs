@@ -1,9 +1,10 @@
 //! The state of one game and every change to it.
 //!
-//! [`GameState`] is plain data (battlefield, decks, generator, turn, log), cheap enough to
-//! clone that a failed action can be rolled back by restoring a copy. Every method that changes
-//! the game also appends an [`Event`] to the log: this is the one place changes happen, so
-//! nothing escapes the log.
+//! [`GameState`] is plain data (battlefield, decks, generator, turn, log). Every method that
+//! changes the game appends an [`Event`] to the log and an entry to an undo journal: this is
+//! the one place changes happen, so nothing escapes the log, and a failed action is rolled
+//! back exactly ([`GameState::mark`], [`GameState::rollback`]) without copying the game
+//! before every action.
 
 use std::collections::BTreeMap;
 
@@ -35,6 +36,33 @@ pub struct GameState {
     pub first_side: Option<String>,
     /// Everything that happened, in order.
     pub log: Vec<Event>,
+    /// How to undo each change since the game began (or the last [`GameState::commit`]),
+    /// oldest first: the game's undo history.
+    journal: Vec<Undo>,
+}
+
+/// How to undo one change.
+#[derive(Clone, Debug)]
+enum Undo {
+    Pos(usize, Point),
+    Facing(usize, f64),
+    Hits(usize, i64),
+    Stands(usize, i64),
+    Name(usize, String),
+    Stat(usize, String, Option<Stat>),
+    Tag(usize, String, bool),
+    Group(usize, String, Option<String>),
+    InPlay(usize, bool),
+    Turn(i64, String, Option<String>),
+    Deck(String, Option<Deck>),
+}
+
+/// A point to roll back to: the journal and log lengths and the generator's state.
+#[derive(Clone, Debug)]
+pub struct Mark {
+    journal: usize,
+    log: usize,
+    rng: GameRng,
 }
 
 impl GameState {
@@ -54,6 +82,7 @@ impl GameState {
                 .unwrap_or_default(),
             first_side: None,
             log: Vec::new(),
+            journal: Vec::new(),
         };
         state.log.push(Event::Seed { seed });
         state.log.push(Event::Scenario {
@@ -73,6 +102,92 @@ impl GameState {
             state.decks.insert(name.clone(), deck);
         }
         state
+    }
+
+    /// Where the game stands now, to roll back to if what follows fails.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            journal: self.journal.len(),
+            log: self.log.len(),
+            rng: self.rng.clone(),
+        }
+    }
+
+    /// Undoes every change made since `mark`, generator and log included. A mark taken
+    /// before the last [`GameState::commit`] restores only the log and generator.
+    pub fn rollback(&mut self, mark: Mark) {
+        while self.journal.len() > mark.journal {
+            let Some(undo) = self.journal.pop() else {
+                break;
+            };
+            self.undo(undo);
+        }
+        self.log.truncate(mark.log);
+        self.rng = mark.rng;
+    }
+
+    /// Forgets how to undo the changes made so far (they stand); marks taken before are void.
+    /// Long automated runs call it to keep the history from growing.
+    pub fn commit(&mut self) {
+        self.journal.clear();
+    }
+
+    fn undo(&mut self, undo: Undo) {
+        let field = &mut self.battlefield;
+        match undo {
+            Undo::Pos(i, p) => field.get_mut(i).into_iter().for_each(|u| u.pos = p),
+            Undo::Facing(i, f) => field.get_mut(i).into_iter().for_each(|u| u.facing = f),
+            Undo::Hits(i, h) => field.get_mut(i).into_iter().for_each(|u| u.hits = h),
+            Undo::Stands(i, n) => field.get_mut(i).into_iter().for_each(|u| u.stands = n),
+            Undo::Name(i, n) => {
+                if let Some(u) = field.get_mut(i) {
+                    u.name = n;
+                }
+            }
+            Undo::Stat(i, name, value) => {
+                if let Some(u) = field.get_mut(i) {
+                    match value {
+                        Some(v) => u.stats.insert(name, v),
+                        None => u.stats.remove(&name),
+                    };
+                }
+            }
+            Undo::Tag(i, tag, was_on) => {
+                if let Some(u) = field.get_mut(i) {
+                    if was_on {
+                        u.tags.insert(tag);
+                    } else {
+                        u.tags.remove(&tag);
+                    }
+                }
+            }
+            Undo::Group(i, kind, name) => {
+                if let Some(u) = field.get_mut(i) {
+                    match name {
+                        Some(n) => u.groups.insert(kind, n),
+                        None => u.groups.remove(&kind),
+                    };
+                }
+            }
+            Undo::InPlay(i, b) => field.get_mut(i).into_iter().for_each(|u| u.in_play = b),
+            Undo::Turn(turn, side, first) => {
+                self.turn = turn;
+                self.active_side = side;
+                self.first_side = first;
+            }
+            Undo::Deck(name, deck) => {
+                match deck {
+                    Some(d) => self.decks.insert(name, d),
+                    None => self.decks.remove(&name),
+                };
+            }
+        }
+    }
+
+    /// Journals a deck's state before a change to it.
+    fn save_deck(&mut self, name: &str) {
+        let before = self.decks.get(name).cloned();
+        self.journal.push(Undo::Deck(name.to_string(), before));
     }
 
     /// The unit at an index (handles from scripts are indices).
@@ -120,6 +235,7 @@ impl GameState {
         let from = unit.pos;
         unit.pos = to;
         let unit = unit.id.clone();
+        self.journal.push(Undo::Pos(idx, from));
         self.log.push(Event::Move {
             unit,
             from,
@@ -142,6 +258,7 @@ impl GameState {
         }
         unit.facing = to;
         let unit = unit.id.clone();
+        self.journal.push(Undo::Facing(idx, from));
         self.log.push(Event::Face { unit, from, to });
         Ok(())
     }
@@ -162,6 +279,7 @@ impl GameState {
     pub fn set_hits(&mut self, idx: usize, hits: i64) -> Result<(), String> {
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.hits, hits);
+        self.journal.push(Undo::Hits(idx, from));
         self.change(idx, "hits", Stat::Int(from), Stat::Int(hits));
         Ok(())
     }
@@ -170,6 +288,7 @@ impl GameState {
     pub fn set_stands(&mut self, idx: usize, stands: i64) -> Result<(), String> {
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.stands, stands);
+        self.journal.push(Undo::Stands(idx, from));
         self.change(idx, "stands", Stat::Int(from), Stat::Int(stands));
         Ok(())
     }
@@ -178,6 +297,8 @@ impl GameState {
     pub fn set_stat(&mut self, idx: usize, name: &str, value: Stat) -> Result<(), String> {
         let unit = self.unit_mut(idx)?;
         let from = unit.stats.insert(name.to_string(), value.clone());
+        self.journal
+            .push(Undo::Stat(idx, name.to_string(), from.clone()));
         self.change(idx, name, from.unwrap_or(Stat::Text("none".into())), value);
         Ok(())
     }
@@ -186,6 +307,7 @@ impl GameState {
     pub fn set_name(&mut self, idx: usize, name: &str) -> Result<(), String> {
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.name, name.to_string());
+        self.journal.push(Undo::Name(idx, from.clone()));
         self.change(idx, "name", Stat::Text(from), Stat::Text(name.into()));
         Ok(())
     }
@@ -200,6 +322,7 @@ impl GameState {
         };
         if changed {
             let unit = unit.id.clone();
+            self.journal.push(Undo::Tag(idx, tag.to_string(), !on));
             self.log.push(Event::Tag {
                 unit,
                 tag: tag.into(),
@@ -216,6 +339,8 @@ impl GameState {
             Some(n) => unit.groups.insert(kind.into(), n.into()),
             None => unit.groups.remove(kind),
         };
+        self.journal
+            .push(Undo::Group(idx, kind.to_string(), from.clone()));
         let none = || Stat::Text("none".into());
         let to = name.map_or_else(none, |n| Stat::Text(n.into()));
         self.change(idx, kind, from.map_or_else(none, Stat::Text), to);
@@ -230,6 +355,7 @@ impl GameState {
         }
         unit.in_play = false;
         let unit = unit.id.clone();
+        self.journal.push(Undo::InPlay(idx, true));
         self.log.push(Event::Remove {
             unit,
             reason: reason.into(),
@@ -245,6 +371,7 @@ impl GameState {
         }
         unit.in_play = true;
         let unit = unit.id.clone();
+        self.journal.push(Undo::InPlay(idx, false));
         self.log.push(Event::Restore { unit });
         Ok(())
     }
@@ -258,6 +385,11 @@ impl GameState {
                 crate::suggest::suggestion_suffix(side, ids)
             ));
         }
+        self.journal.push(Undo::Turn(
+            self.turn,
+            self.active_side.clone(),
+            self.first_side.clone(),
+        ));
         self.turn = turn;
         self.active_side = side.to_string();
         if self.first_side.is_none() {
@@ -300,11 +432,18 @@ impl GameState {
 
     /// Adds (or replaces) a deck.
     pub fn add_deck(&mut self, deck: Deck) {
+        self.save_deck(deck.name());
+        self.log.push(Event::NewDeck {
+            deck: deck.name().to_string(),
+            cards: deck.len(),
+        });
         self.decks.insert(deck.name().to_string(), deck);
     }
 
     /// Shuffles a deck's draw pile.
     pub fn shuffle(&mut self, name: &str) -> Result<(), String> {
+        self.deck(name)?;
+        self.save_deck(name);
         let GameState { decks, rng, .. } = self;
         decks
             .get_mut(name)
@@ -316,6 +455,8 @@ impl GameState {
 
     /// Shuffles a deck's discards back into it.
     pub fn reshuffle(&mut self, name: &str) -> Result<(), String> {
+        self.deck(name)?;
+        self.save_deck(name);
         let GameState { decks, rng, .. } = self;
         decks
             .get_mut(name)
@@ -327,6 +468,8 @@ impl GameState {
 
     /// Draws `n` cards (all or none).
     pub fn draw(&mut self, name: &str, n: usize) -> Result<Vec<Card>, String> {
+        self.deck(name)?;
+        self.save_deck(name);
         let cards = self
             .deck_mut(name)?
             .draw_n(n)
@@ -340,11 +483,113 @@ impl GameState {
 
     /// Puts a card on a deck's discards.
     pub fn discard(&mut self, name: &str, card: Card) -> Result<(), String> {
+        self.deck(name)?;
+        self.save_deck(name);
         self.deck_mut(name)?.discard(card);
         self.log.push(Event::Discard {
             deck: name.into(),
             card: card.to_string(),
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Base;
+    use crate::scenario::Edge;
+
+    fn state() -> GameState {
+        let mut field = Battlefield::new(48.0, 36.0);
+        for (id, side, x) in [("a", "red", 1.0), ("b", "blue", 5.0)] {
+            field
+                .add_unit(Unit {
+                    id: id.into(),
+                    name: id.into(),
+                    side: side.into(),
+                    troop: "t".into(),
+                    pos: Point::new(x, 1.0),
+                    facing: 0.0,
+                    base: Base::Round { diameter: 1.0 },
+                    stats: [("attack".to_string(), Stat::Int(1))].into(),
+                    hits: 0,
+                    stands: 1,
+                    tags: Default::default(),
+                    abilities: vec![],
+                    groups: Default::default(),
+                    in_play: true,
+                })
+                .unwrap();
+        }
+        let side = |id: &str| Side {
+            id: id.into(),
+            name: id.into(),
+            edge: Edge::South,
+        };
+        GameState {
+            battlefield: field,
+            sides: vec![side("red"), side("blue")],
+            decks: [("d".to_string(), Deck::standard("d", false))].into(),
+            rng: GameRng::new(1),
+            turn: 1,
+            active_side: "red".into(),
+            first_side: Some("red".into()),
+            log: Vec::new(),
+            journal: Vec::new(),
+        }
+    }
+
+    fn fingerprint(s: &GameState) -> String {
+        format!(
+            "{:?} {:?} {} {} {:?} {}",
+            s.battlefield.units(),
+            s.decks,
+            s.turn,
+            s.active_side,
+            s.first_side,
+            s.log.len()
+        )
+    }
+
+    #[test]
+    fn rollback_undoes_every_kind_of_change() {
+        let mut s = state();
+        s.commit();
+        let before = fingerprint(&s);
+        let mut rng_after = s.rng.clone();
+        let mark = s.mark();
+        s.move_unit(0, Point::new(3.0, 3.0)).unwrap();
+        s.face(0, 90.0).unwrap();
+        s.set_hits(0, 2).unwrap();
+        s.set_stands(0, 0).unwrap();
+        s.set_name(0, "renamed").unwrap();
+        s.set_stat(0, "attack", Stat::Int(3)).unwrap();
+        s.set_stat(0, "new", Stat::Bool(true)).unwrap();
+        s.set_tag(0, "shaken", true).unwrap();
+        s.set_group(0, "brigade", Some("north")).unwrap();
+        s.remove(1, "killed").unwrap();
+        s.set_turn(2, "blue").unwrap();
+        s.shuffle("d").unwrap();
+        s.draw("d", 3).unwrap();
+        s.discard("d", Card::parse("AS").unwrap()).unwrap();
+        s.add_deck(Deck::standard("e", true));
+        s.roll_text("3d6", None).unwrap();
+        assert_ne!(fingerprint(&s), before);
+        s.rollback(mark);
+        assert_eq!(fingerprint(&s), before);
+        // The generator is back too: the next number is the one that would have come.
+        assert_eq!(s.rng.next_u64(), rng_after.next_u64());
+    }
+
+    #[test]
+    fn commit_keeps_changes() {
+        let mut s = state();
+        s.set_hits(0, 1).unwrap();
+        s.commit();
+        let mark = s.mark();
+        s.rollback(mark);
+        assert_eq!(s.battlefield.units()[0].hits, 1);
+        assert_eq!(s.log.len(), 1);
     }
 }
