@@ -295,3 +295,70 @@ impl Session {
         Dynamic::from(api::UnitRef(idx))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(seed: u64) -> Session {
+        let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();
+        Session::new(&project, scenario, seed).unwrap()
+    }
+
+    #[test]
+    fn dice_calls_are_never_folded_into_constants() {
+        // Even at the optimiser's most aggressive level, which evaluates pure functions with
+        // constant arguments at compile time, `roll` stays a call because it is volatile.
+        let mut s = session(1);
+        s.engine.set_optimization_level(rhai::OptimizationLevel::Full);
+        let ast = s.engine.compile("roll(\"1d1000000\").total").unwrap();
+        let values: std::collections::BTreeSet<i64> =
+            (0..5).map(|_| s.engine.eval_ast::<i64>(&ast).unwrap()).collect();
+        assert_eq!(values.len(), 5, "the same roll came back: {values:?}");
+    }
+
+    #[test]
+    fn failed_line_leaves_game_scope_and_log_unchanged() {
+        let mut s = session(1);
+        s.eval("t", "let kept = 1;").unwrap();
+        let before = format!("{:?}", s.state().battlefield.units());
+        let log = s.state().log.len();
+        let err = s
+            .eval("t", "kept = 2; unit(\"viking_1\").move_to(1, 1); roll(\"2d6\"); throw \"no\";")
+            .unwrap_err();
+        assert!(matches!(err, Error::Rules { .. }), "{err:?}");
+        assert_eq!(format!("{:?}", s.state().battlefield.units()), before);
+        assert_eq!(s.state().log.len(), log);
+        assert_eq!(s.eval("t", "kept").unwrap().as_int().unwrap(), 1);
+    }
+
+    #[test]
+    fn functions_defined_at_the_prompt_stay() {
+        let mut s = session(1);
+        s.eval("t", "fn twice(x) { x * 2 }").unwrap();
+        assert_eq!(s.eval("t", "twice(21)").unwrap().as_int().unwrap(), 42);
+    }
+
+    #[test]
+    fn verbs_carry_their_doc_comments() {
+        let s = session(1);
+        let melee = &s.verbs()["melee"];
+        assert_eq!(melee.params, ["attacker", "defender"]);
+        assert!(melee.doc.starts_with("Attack an enemy figure within 2 inches"));
+        assert!(!s.verbs().contains_key("setup"), "hooks are not verbs");
+        assert!(!s.verbs().contains_key("fmt"), "private helpers are not verbs");
+    }
+
+    #[test]
+    fn same_seed_same_game() {
+        let run = |seed| {
+            let mut s = session(seed);
+            s.eval("t", "let v = unit(\"viking_1\"); let l = unit(\"legionary_1\"); melee(v, l);")
+                .unwrap();
+            crate::command::render(&s.take_events(), true)
+        };
+        assert_eq!(run(5), run(5));
+        assert_ne!(run(5), run(6));
+    }
+}
