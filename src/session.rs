@@ -311,10 +311,12 @@ mod tests {
         // Even at the optimiser's most aggressive level, which evaluates pure functions with
         // constant arguments at compile time, `roll` stays a call because it is volatile.
         let mut s = session(1);
-        s.engine.set_optimization_level(rhai::OptimizationLevel::Full);
+        s.engine
+            .set_optimization_level(rhai::OptimizationLevel::Full);
         let ast = s.engine.compile("roll(\"1d1000000\").total").unwrap();
-        let values: std::collections::BTreeSet<i64> =
-            (0..5).map(|_| s.engine.eval_ast::<i64>(&ast).unwrap()).collect();
+        let values: std::collections::BTreeSet<i64> = (0..5)
+            .map(|_| s.engine.eval_ast::<i64>(&ast).unwrap())
+            .collect();
         assert_eq!(values.len(), 5, "the same roll came back: {values:?}");
     }
 
@@ -325,7 +327,10 @@ mod tests {
         let before = format!("{:?}", s.state().battlefield.units());
         let log = s.state().log.len();
         let err = s
-            .eval("t", "kept = 2; unit(\"viking_1\").move_to(1, 1); roll(\"2d6\"); throw \"no\";")
+            .eval(
+                "t",
+                "kept = 2; unit(\"viking_1\").move_to(1, 1); roll(\"2d6\"); throw \"no\";",
+            )
             .unwrap_err();
         assert!(matches!(err, Error::Rules { .. }), "{err:?}");
         assert_eq!(format!("{:?}", s.state().battlefield.units()), before);
@@ -345,17 +350,27 @@ mod tests {
         let s = session(1);
         let melee = &s.verbs()["melee"];
         assert_eq!(melee.params, ["attacker", "defender"]);
-        assert!(melee.doc.starts_with("Attack an enemy figure within 2 inches"));
+        assert!(
+            melee
+                .doc
+                .starts_with("Attack an enemy figure within 2 inches")
+        );
         assert!(!s.verbs().contains_key("setup"), "hooks are not verbs");
-        assert!(!s.verbs().contains_key("fmt"), "private helpers are not verbs");
+        assert!(
+            !s.verbs().contains_key("fmt"),
+            "private helpers are not verbs"
+        );
     }
 
     #[test]
     fn same_seed_same_game() {
         let run = |seed| {
             let mut s = session(seed);
-            s.eval("t", "let v = unit(\"viking_1\"); let l = unit(\"legionary_1\"); melee(v, l);")
-                .unwrap();
+            s.eval(
+                "t",
+                "let v = unit(\"viking_1\"); let l = unit(\"legionary_1\"); melee(v, l);",
+            )
+            .unwrap();
             crate::command::render(&s.take_events(), true)
         };
         assert_eq!(run(5), run(5));

@@ -167,19 +167,41 @@ fn register_log(engine: &mut Engine, state: &Shared) {
     });
 }
 
+/// Parsed dice expressions by text: scripts roll the same few expressions over and over, and
+/// parsing costs more than rolling.
+#[derive(Clone, Default)]
+struct DiceCache(Rc<RefCell<std::collections::HashMap<String, crate::dice::DiceExpr>>>);
+
+impl DiceCache {
+    /// Most distinct expressions kept; a script building endless new ones just re-parses.
+    const CAPACITY: usize = 1024;
+
+    fn roll(&self, state: &Shared, text: &str, why: Option<&str>) -> Res<Roll> {
+        let bad =
+            |e: crate::dice::DiceError| host_error(format!("bad dice expression `{text}`: {e}"));
+        let mut cache = self.0.borrow_mut();
+        if !cache.contains_key(text) {
+            let expr = crate::dice::DiceExpr::parse(text).map_err(bad)?;
+            if cache.len() >= Self::CAPACITY {
+                cache.clear();
+            }
+            cache.insert(text.to_string(), expr);
+        }
+        let expr = &cache[text];
+        state.borrow_mut().roll(expr, why).map_err(bad)
+    }
+}
+
 fn register_dice(engine: &mut Engine, state: &Shared) {
     engine.register_type_with_name::<Roll>("Roll");
-    let st = state.clone();
+    let cache = DiceCache::default();
+    let (st, c) = (state.clone(), cache.clone());
     volatile!(engine, "roll", move |expr: &str| -> Res<Roll> {
-        st.borrow_mut()
-            .roll_text(expr, None)
-            .map_err(|e| host_error(format!("bad dice expression `{expr}`: {e}")))
+        c.roll(&st, expr, None)
     });
-    let st = state.clone();
+    let (st, c) = (state.clone(), cache.clone());
     volatile!(engine, "roll", move |expr: &str, why: &str| -> Res<Roll> {
-        st.borrow_mut()
-            .roll_text(expr, Some(why))
-            .map_err(|e| host_error(format!("bad dice expression `{expr}`: {e}")))
+        c.roll(&st, expr, Some(why))
     });
     let st = state.clone();
     volatile!(engine, "d", move |sides: INT| -> Res<INT> {
@@ -189,11 +211,7 @@ fn register_dice(engine: &mut Engine, state: &Shared) {
                 crate::dice::MAX_SIDES
             )));
         }
-        let roll = st
-            .borrow_mut()
-            .roll_text(&format!("d{sides}"), None)
-            .map_err(|e| host_error(e.to_string()))?;
-        Ok(roll.total)
+        Ok(cache.roll(&st, &format!("1d{sides}"), None)?.total)
     });
     engine
         .register_get("total", |r: &mut Roll| r.total)
@@ -997,7 +1015,13 @@ fn register_game(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
     });
 
     let data = rhai::serde::to_dynamic(&ruleset.file.data).unwrap_or(Dynamic::UNIT);
-    volatile!(engine, "data", move || -> Dynamic { data.clone() });
+    let whole = data.clone();
+    volatile!(engine, "data", move || -> Dynamic { whole.clone() });
+    volatile!(engine, "data", move |key: &str| -> Res<Dynamic> {
+        data.read_lock::<Map>()
+            .and_then(|m| m.get(key).cloned())
+            .ok_or_else(|| host_error(format!("the ruleset's data has no `{key}`")))
+    });
     let troops: std::collections::BTreeMap<String, Dynamic> = ruleset
         .file
         .troops
