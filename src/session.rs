@@ -323,7 +323,7 @@ mod tests {
     #[test]
     fn failed_line_leaves_game_scope_and_log_unchanged() {
         let mut s = session(1);
-        s.eval("t", "let kept = 1;").unwrap();
+        let _ = s.eval("t", "let kept = 1;").unwrap();
         let before = format!("{:?}", s.state().battlefield.units());
         let log = s.state().log.len();
         let err = s
@@ -341,7 +341,7 @@ mod tests {
     #[test]
     fn functions_defined_at_the_prompt_stay() {
         let mut s = session(1);
-        s.eval("t", "fn twice(x) { x * 2 }").unwrap();
+        let _ = s.eval("t", "fn twice(x) { x * 2 }").unwrap();
         assert_eq!(s.eval("t", "twice(21)").unwrap().as_int().unwrap(), 42);
     }
 
@@ -366,11 +366,12 @@ mod tests {
     fn same_seed_same_game() {
         let run = |seed| {
             let mut s = session(seed);
-            s.eval(
-                "t",
-                "let v = unit(\"viking_1\"); let l = unit(\"legionary_1\"); melee(v, l);",
-            )
-            .unwrap();
+            let _ = s
+                .eval(
+                    "t",
+                    "let v = unit(\"viking_1\"); let l = unit(\"legionary_1\"); melee(v, l);",
+                )
+                .unwrap();
             crate::command::render(&s.take_events(), true)
         };
         assert_eq!(run(5), run(5));
