@@ -129,6 +129,10 @@ pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply
     if first.text.starts_with(':') {
         return meta(session, origin, line, &ws);
     }
+    // `roll` and a space always take a dice expression, which may start with `(`.
+    if first.text == "roll" && ws.len() >= 2 && !first.quoted {
+        return roll(session, origin, line, &ws);
+    }
     let rest_starts_like_rhai = ws.get(1).is_some_and(|w| {
         !w.quoted
             && (w.text.starts_with('(')
@@ -148,7 +152,7 @@ pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply
     }
     match session.eval(origin, line) {
         Ok(v) if v.is_unit() => Ok(Reply::Done),
-        Ok(v) => Ok(Reply::Text(format!("=> {v}"))),
+        Ok(v) => Ok(Reply::Text(format!("=> {}", session.show(&v)))),
         Err(e) => {
             // `meele viking_1 legionary_2` is not Rhai: say so in the player's terms.
             let looks_like_a_verb = ws.len() >= 2
@@ -223,7 +227,7 @@ fn verb(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
     Ok(if value.is_unit() {
         Reply::Done
     } else {
-        Reply::Text(format!("=> {value}"))
+        Reply::Text(format!("=> {}", session.show(&value)))
     })
 }
 

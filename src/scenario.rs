@@ -137,17 +137,18 @@ struct SideSpec {
 }
 
 /// Which cards a scenario deck starts with.
+/// (Untagged, so serde-saphyr cannot place the values inside; errors point at the whole.)
 #[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
 enum CardsSpec {
-    Named(Spanned<String>),
-    List(Vec<Spanned<String>>),
+    Named(String),
+    List(Vec<String>),
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DeckSpec {
-    cards: CardsSpec,
+    cards: Spanned<CardsSpec>,
     #[serde(default)]
     jokers: bool,
     #[serde(default)]
@@ -271,6 +272,31 @@ impl Builder<'_> {
         help: Option<String>,
     ) -> Error {
         yaml::at(self.name, self.text, at, &message, label, help)
+    }
+
+    /// An error at the first occurrence of `needle` at or after a spanned value (for values
+    /// inside it that serde cannot place), else at the value itself.
+    fn error_at_text<T>(
+        &self,
+        at: &Spanned<T>,
+        needle: &str,
+        message: String,
+        label: &str,
+    ) -> Error {
+        let start = at
+            .referenced
+            .span()
+            .byte_offset()
+            .map_or(0, |b| b as usize)
+            .min(self.text.len());
+        match self.text[start..].find(needle) {
+            Some(i) if !needle.is_empty() => {
+                let range = start + i..start + i + needle.len();
+                crate::error::YamlDiagnostic::new(self.name, self.text, range, message, label, None)
+                    .into()
+            }
+            _ => self.error(at, message, label, None),
+        }
     }
 
     fn build(&self, file: ScenarioFile) -> Result<Scenario, Error> {
@@ -629,12 +655,21 @@ impl Builder<'_> {
     }
 
     fn deck(&self, name: &str, spec: &DeckSpec) -> Result<DeckPlan, Error> {
-        let deck = match &spec.cards {
-            CardsSpec::Named(n) if n.value == "standard" => Deck::standard(name, spec.jokers),
+        let at = &spec.cards;
+        if spec.jokers && matches!(at.value, CardsSpec::List(_)) {
+            return Err(self.error(
+                at,
+                "`jokers: true` goes with `cards: standard`; a list names its jokers".into(),
+                "a list of cards",
+                Some("add JOKER (or RJOKER, BJOKER) to the list instead".into()),
+            ));
+        }
+        let deck = match &at.value {
+            CardsSpec::Named(n) if n == "standard" => Deck::standard(name, spec.jokers),
             CardsSpec::Named(n) => {
                 return Err(self.error(
-                    n,
-                    format!("unknown deck `{}`", n.value),
+                    at,
+                    format!("unknown deck `{n}`"),
                     "here",
                     Some("write `standard` (with `jokers: true` for 54 cards) or a list of cards such as [AS, 10H, JOKER]".into()),
                 ));
@@ -643,8 +678,8 @@ impl Builder<'_> {
                 let mut cards = Vec::new();
                 for c in list {
                     cards.push(
-                        Card::parse(&c.value)
-                            .map_err(|e| self.error(c, e.to_string(), "this card", None))?,
+                        Card::parse(c)
+                            .map_err(|e| self.error_at_text(at, c, e.to_string(), "this card"))?,
                     );
                 }
                 Deck::from_cards(name, cards)

@@ -135,6 +135,7 @@ impl Session {
             engine.run_ast_with_scope(scope, &ast)
         })?;
         for f in ast.iter_functions() {
+            self.sources.define(f.name, &name);
             if f.name == SETUP {
                 self.has_setup = true;
             }
@@ -222,6 +223,9 @@ impl Session {
         let value = self.run_guarded(source, true, |engine, scope| {
             engine.eval_ast_with_scope::<Dynamic>(scope, &run)
         })?;
+        for f in line_ast.iter_functions() {
+            self.sources.define(f.name, source);
+        }
         self.ast = self.ast.merge(&line_ast.clone_functions_only());
         Ok(value)
     }
@@ -288,6 +292,11 @@ impl Session {
     /// Draws cards from one of the game's decks and logs them.
     pub fn draw(&mut self, deck: &str, n: usize) -> Result<Vec<crate::cards::Card>, String> {
         self.state.borrow_mut().draw(deck, n)
+    }
+
+    /// A script value as the prompt shows it.
+    pub fn show(&self, value: &Dynamic) -> String {
+        api::show(&self.state.borrow(), value)
     }
 
     /// Makes a Rhai value for a unit, for verbs called with unit arguments.

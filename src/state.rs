@@ -468,12 +468,19 @@ impl GameState {
 
     /// Draws `n` cards (all or none).
     pub fn draw(&mut self, name: &str, n: usize) -> Result<Vec<Card>, String> {
+        if n == 0 {
+            return Err("draw at least one card".into());
+        }
         self.deck(name)?;
         self.save_deck(name);
-        let cards = self
-            .deck_mut(name)?
-            .draw_n(n)
-            .map_err(|e: CardError| e.to_string())?;
+        let deck = self.deck_mut(name)?;
+        // One card: the deck's own message says what to do when it is empty.
+        let drawn = if n == 1 {
+            deck.draw().map(|c| vec![c])
+        } else {
+            deck.draw_n(n)
+        };
+        let cards = drawn.map_err(|e: CardError| e.to_string())?;
         self.log.push(Event::Draw {
             deck: name.into(),
             cards: cards.iter().map(Card::to_string).collect(),

@@ -33,7 +33,7 @@ pub struct Cli {
 #[derive(Debug, Args, Clone, Default)]
 pub struct Common {
     /// Seed for every roll and shuffle (default: the scenario's seed, else from the clock)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_parser = clap::value_parser!(u64).range(..=i64::MAX as u64))]
     seed: Option<u64>,
     /// Machine-readable output: one JSON object per line for events
     #[arg(long, global = true)]

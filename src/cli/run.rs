@@ -28,7 +28,7 @@ pub fn run(common: &Common, file: Option<PathBuf>, scenario: Option<PathBuf>) ->
         flush_events(&mut session, common.json);
         let value = result?;
         if !value.is_unit() && !common.json {
-            println!("=> {value}");
+            println!("=> {}", session.show(&value));
         }
         return Ok(0);
     }

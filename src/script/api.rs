@@ -50,11 +50,38 @@ pub struct DeckRef(pub ImmutableString);
 /// An error raised by a host function: a script bug (a bad argument, a missing deck), as
 /// opposed to a rule refusing an action with `throw`.
 #[derive(Clone, Debug)]
-pub struct HostError(pub String);
+pub struct HostError {
+    /// What went wrong.
+    pub message: String,
+    /// How to fix it, where known.
+    pub help: Option<String>,
+}
+
+impl HostError {
+    /// An error without a hint.
+    pub fn new(message: impl Into<String>) -> Self {
+        HostError {
+            message: message.into(),
+            help: None,
+        }
+    }
+}
 
 /// Builds a host error value for Rhai.
 pub fn host_error(message: impl Into<String>) -> Box<EvalAltResult> {
-    EvalAltResult::ErrorRuntime(Dynamic::from(HostError(message.into())), Position::NONE).into()
+    EvalAltResult::ErrorRuntime(Dynamic::from(HostError::new(message)), Position::NONE).into()
+}
+
+/// Builds a host error value with a hint.
+pub fn host_error_with_help(
+    message: impl Into<String>,
+    help: Option<String>,
+) -> Box<EvalAltResult> {
+    let e = HostError {
+        message: message.into(),
+        help,
+    };
+    EvalAltResult::ErrorRuntime(Dynamic::from(e), Position::NONE).into()
 }
 
 macro_rules! volatile {
@@ -140,6 +167,50 @@ fn colour_name(c: Colour) -> &'static str {
     }
 }
 
+/// A script value as the prompt shows it: host values as their players read them (`Dynamic`'s
+/// own display would show Rust type names), arrays and maps item by item.
+pub fn show(state: &GameState, v: &Dynamic) -> String {
+    show_depth(state, v, 0)
+}
+
+fn show_depth(state: &GameState, v: &Dynamic, depth: usize) -> String {
+    if depth > 16 {
+        return "...".into();
+    }
+    if let Some(u) = v.read_lock::<UnitRef>() {
+        return state
+            .unit(u.0)
+            .map_or_else(|_| "<gone>".into(), Unit::label);
+    }
+    if let Some(r) = v.read_lock::<Roll>() {
+        return format!("{}: {}", r.expr, *r);
+    }
+    if let Some(p) = v.read_lock::<Point>() {
+        return p.to_string();
+    }
+    if let Some(c) = v.read_lock::<Card>() {
+        return c.to_string();
+    }
+    if let Some(d) = v.read_lock::<DeckRef>() {
+        return format!("deck {}", d.0);
+    }
+    if let Some(s) = v.read_lock::<ImmutableString>() {
+        return format!("{:?}", s.as_str());
+    }
+    if let Some(a) = v.read_lock::<Array>() {
+        let items: Vec<String> = a.iter().map(|x| show_depth(state, x, depth + 1)).collect();
+        return format!("[{}]", items.join(", "));
+    }
+    if let Some(m) = v.read_lock::<Map>() {
+        let items: Vec<String> = m
+            .iter()
+            .map(|(k, x)| format!("{k}: {}", show_depth(state, x, depth + 1)))
+            .collect();
+        return format!("#{{{}}}", items.join(", "));
+    }
+    v.to_string()
+}
+
 /// Registers the whole host API on `engine`, bound to `state` and `ruleset`.
 pub fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
     register_log(engine, state);
@@ -177,8 +248,9 @@ impl DiceCache {
     const CAPACITY: usize = 1024;
 
     fn roll(&self, state: &Shared, text: &str, why: Option<&str>) -> Res<Roll> {
-        let bad =
-            |e: crate::dice::DiceError| host_error(format!("bad dice expression `{text}`: {e}"));
+        let bad = |e: crate::dice::DiceError| {
+            host_error_with_help(format!("bad dice expression `{text}`: {e}"), e.help.clone())
+        };
         let mut cache = self.0.borrow_mut();
         if !cache.contains_key(text) {
             let expr = crate::dice::DiceExpr::parse(text).map_err(bad)?;
@@ -612,12 +684,12 @@ fn area_value(a: Area) -> Dynamic {
 
 /// An area from a script: `[col, row]` or a unit (the area it stands in).
 fn area_arg(state: &GameState, v: &Dynamic) -> Res<Area> {
-    let grid = state
-        .battlefield
-        .grid
-        .as_ref()
-        .ok_or_else(|| host_error("this scenario has no grid: add `grid:` to use areas"))?;
     if let Some(u) = v.read_lock::<UnitRef>() {
+        let grid = state
+            .battlefield
+            .grid
+            .as_ref()
+            .ok_or_else(|| host_error("this scenario has no grid: add `grid:` to use areas"))?;
         let pos = state.unit(u.0).map_err(host_error)?.pos;
         return grid
             .area_of(pos)
@@ -846,10 +918,18 @@ fn register_units(engine: &mut Engine, state: &Shared) {
             u.stat(name).map_or(Dynamic::UNIT, stat_to_dynamic)
         })
     });
+    // `u["attack"]` and `u.attack` read a stat; unlike `u.stat("attack")`, a stat the unit
+    // lacks is an error, so a misspelt property does not quietly read as `()`.
     let st = state.clone();
     engine.register_indexer_get(move |r: &mut UnitRef, name: &str| -> Res<Dynamic> {
-        with_unit(&st, *r, |u| {
-            u.stat(name).map_or(Dynamic::UNIT, stat_to_dynamic)
+        let s = st.borrow();
+        let u = s.unit(r.0).map_err(host_error)?;
+        u.stat(name).map(stat_to_dynamic).ok_or_else(|| {
+            host_error(format!(
+                "`{}` has no stat or property `{name}`{}",
+                u.id,
+                crate::suggest::suggestion_suffix(name, u.stats.keys().map(String::as_str))
+            ))
         })
     });
     let st = state.clone();

@@ -12,7 +12,8 @@
 //!   registered as volatile, which keeps them out of any future folding.
 //!
 //! Rhai has no file system, network or environment access of its own; the host API registers
-//! none, so scripts cannot reach them.
+//! none, so scripts cannot reach them. The `no_time` feature removes `timestamp()`, so no
+//! script can read the clock and break "same seed, same game".
 
 use std::cell::Cell;
 use std::path::PathBuf;
@@ -34,7 +35,7 @@ pub struct Limits {
     pub max_expr_depth: usize,
     /// Expression nesting inside functions.
     pub max_function_expr_depth: usize,
-    /// Characters in one string.
+    /// Bytes in one string (a character outside ASCII takes two to four).
     pub max_string_size: usize,
     /// Items in one array.
     pub max_array_size: usize,

@@ -17,12 +17,22 @@ use crate::script::engine::{Limits, OUT_OF_TIME};
 #[derive(Clone, Debug, Default)]
 pub struct Sources {
     texts: HashMap<String, String>,
+    /// Which script defines each function (the last definition wins, as in the merged AST):
+    /// Rhai names the running AST's source for a failing function, which after merging is
+    /// the line that called it, not the file that defines it.
+    functions: HashMap<String, String>,
 }
 
 impl Sources {
     /// Remembers a script's text.
     pub fn insert(&mut self, name: &str, text: &str) {
         self.texts.insert(name.to_string(), text.to_string());
+    }
+
+    /// Records that `source` defines a function.
+    pub fn define(&mut self, function: &str, source: &str) {
+        self.functions
+            .insert(function.to_string(), source.to_string());
     }
 
     /// A script's text.
@@ -81,7 +91,9 @@ impl Sources {
             match err {
                 EvalAltResult::ErrorInFunctionCall(name, fn_src, inner, _) => {
                     calls.push(name.clone());
-                    if !fn_src.is_empty() {
+                    if let Some(defined_in) = self.functions.get(name) {
+                        src = defined_in.clone();
+                    } else if !fn_src.is_empty() {
                         src = fn_src.clone();
                     }
                     err = inner;
@@ -101,8 +113,10 @@ impl Sources {
         } else {
             format!(
                 " (in {})",
+                // Rhai nests the outermost call first; read from where it failed outwards.
                 calls
                     .iter()
+                    .rev()
                     .map(|c| format!("`{c}`"))
                     .collect::<Vec<_>>()
                     .join(" called from ")
@@ -112,7 +126,7 @@ impl Sources {
         let (message, help) = match err {
             EvalAltResult::ErrorRuntime(value, _) => {
                 if let Some(host) = value.read_lock::<HostError>() {
-                    (host.0.clone(), None)
+                    (host.message.clone(), host.help.clone())
                 } else {
                     // A `throw` from the rules: the rules refusing an action.
                     return Error::Rules {
@@ -141,7 +155,7 @@ impl Sources {
             EvalAltResult::ErrorDataTooLarge(what, _) => (
                 format!("{} grew past the sandbox's limit", what.to_lowercase()),
                 Some(format!(
-                    "strings hold at most {} characters, arrays {} items, maps {} entries",
+                    "strings hold at most {} bytes, arrays {} items, maps {} entries",
                     limits.max_string_size, limits.max_array_size, limits.max_map_size
                 )),
             ),

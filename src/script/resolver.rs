@@ -97,7 +97,7 @@ impl ModuleResolver for ConfinedResolver {
     ) -> Result<Shared<Module>, Box<EvalAltResult>> {
         let file = self.locate(path).map_err(|msg| {
             Box::new(EvalAltResult::ErrorRuntime(
-                rhai::Dynamic::from(crate::script::api::HostError(msg)),
+                rhai::Dynamic::from(crate::script::api::HostError::new(msg)),
                 pos,
             ))
         })?;
