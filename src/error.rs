@@ -149,6 +149,16 @@ pub enum Error {
         #[help]
         help: Option<String>,
     },
+    /// Several problems found in one go (a scenario with more than one mistake).
+    #[error("{message}")]
+    #[diagnostic(code(sandtable::problems))]
+    Several {
+        /// How many, and where.
+        message: String,
+        /// Each problem.
+        #[related]
+        problems: Vec<Error>,
+    },
     /// The command line itself is wrong.
     #[error("{0}")]
     #[diagnostic(code(sandtable::usage))]

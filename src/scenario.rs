@@ -299,27 +299,41 @@ impl Builder<'_> {
         }
     }
 
+    /// Checks everything it can, collecting every problem rather than stopping at the first
+    /// (only an unknown ruleset stops it: without the troop chart, units cannot be checked).
     fn build(&self, file: ScenarioFile) -> Result<Scenario, Error> {
         let ruleset = self.ruleset(&file.ruleset)?;
-        let mut battlefield = self.table(&file)?;
+        let mut problems = Vec::new();
+        let mut keep = |r: Result<(), Error>| {
+            if let Err(e) = r {
+                problems.push(e);
+            }
+        };
+        let mut battlefield = self.table(&file).unwrap_or_else(|e| {
+            keep(Err(e));
+            Battlefield::new(72.0, 48.0)
+        });
         for (i, t) in file.terrain.iter().enumerate() {
-            battlefield.terrain.features.push(self.terrain(i, t)?);
+            keep(
+                self.terrain(i, t)
+                    .map(|f| battlefield.terrain.features.push(f)),
+            );
         }
 
         let abilities = self.project.abilities();
         for (troop, names) in &file.abilities {
             if ruleset.troop(troop).is_none() {
-                return Err(Error::other(
+                keep(Err(Error::other(
                     format!(
                         "{}: `abilities` names unknown troop type `{troop}`",
                         self.name
                     ),
                     did_you_mean(troop, ruleset.file.troops.keys().map(String::as_str))
                         .map(|s| format!("did you mean `{s}`?")),
-                ));
+                )));
             }
             for n in names {
-                self.check_ability(n, &abilities)?;
+                keep(self.check_ability(n, &abilities));
             }
         }
 
@@ -327,12 +341,13 @@ impl Builder<'_> {
         let mut seen_sides = BTreeSet::new();
         for side in &file.sides {
             if !seen_sides.insert(side.id.value.clone()) {
-                return Err(self.error(
+                keep(Err(self.error(
                     &side.id,
                     format!("two sides have the id `{}`", side.id.value),
                     "again here",
                     None,
-                ));
+                )));
+                continue;
             }
             sides.push(Side {
                 id: side.id.value.clone(),
@@ -340,11 +355,17 @@ impl Builder<'_> {
                 edge: side.edge,
             });
             for spec in &side.units {
-                for unit in
-                    self.units(spec, &side.id.value, &ruleset, &file.abilities, &abilities)?
-                {
+                let units =
+                    match self.units(spec, &side.id.value, &ruleset, &file.abilities, &abilities) {
+                        Ok(units) => units,
+                        Err(e) => {
+                            keep(Err(e));
+                            continue;
+                        }
+                    };
+                for unit in units {
                     if !battlefield.on_table(unit.pos) {
-                        return Err(self.error(
+                        keep(Err(self.error(
                             &spec.at,
                             format!(
                                 "`{}` stands at {} which is off the {}\" x {}\" table",
@@ -352,49 +373,64 @@ impl Builder<'_> {
                             ),
                             "off the table",
                             Some("place it inside the table, or make the table larger".into()),
-                        ));
+                        )));
+                        break;
                     }
                     let id = unit.id.clone();
-                    battlefield
-                        .add_unit(unit)
-                        .map_err(|e| self.error(&spec.id, e, &format!("`{id}` again"), None))?;
+                    if let Err(e) = battlefield.add_unit(unit) {
+                        keep(Err(self.error(&spec.id, e, &format!("`{id}` again"), None)));
+                        break;
+                    }
                 }
             }
         }
-        if sides.len() < 2 {
-            return Err(Error::other(
+        if file.sides.len() < 2 {
+            keep(Err(Error::other(
                 format!(
                     "{}: a battle needs at least two sides, found {}",
                     self.name,
-                    sides.len()
+                    file.sides.len()
                 ),
                 None,
-            ));
+            )));
         }
 
         let first = match &file.first {
             Some(f) if !seen_sides.contains(&f.value) => {
-                return Err(self.error(
+                keep(Err(self.error(
                     f,
                     format!("`first` names unknown side `{}`", f.value),
                     "no such side",
                     did_you_mean(&f.value, seen_sides.iter().map(String::as_str))
                         .map(|s| format!("did you mean `{s}`?")),
-                ));
+                )));
+                None
             }
             f => f.as_ref().map(|f| f.value.clone()),
         };
 
         let mut decks = BTreeMap::new();
         for (deck_name, spec) in &file.decks {
-            decks.insert(deck_name.clone(), self.deck(deck_name, spec)?);
+            keep(self.deck(deck_name, spec).map(|d| {
+                decks.insert(deck_name.clone(), d);
+            }));
         }
 
         let mut house_rules = Vec::new();
         for rule in &file.house_rules {
-            house_rules.push(self.house_rule(rule)?);
+            keep(self.house_rule(rule).map(|p| house_rules.push(p)));
         }
 
+        match problems.len() {
+            0 => {}
+            1 => return Err(problems.remove(0)),
+            n => {
+                return Err(Error::Several {
+                    message: format!("{n} problems in {}", self.name),
+                    problems,
+                });
+            }
+        }
         Ok(Scenario {
             path: self.path.to_path_buf(),
             name: file.name,

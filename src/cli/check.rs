@@ -28,7 +28,10 @@ pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
         match check_file(&project, file) {
             Ok(what) => println!("ok   {} ({what})", file.display()),
             Err(e) => {
-                problems += 1;
+                problems += match &e {
+                    Error::Several { problems, .. } => problems.len(),
+                    _ => 1,
+                };
                 println!("FAIL {}", file.display());
                 eprint!("{}", render_error(&e));
             }
