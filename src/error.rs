@@ -68,9 +68,19 @@ macro_rules! source_diagnostic {
                 label: impl Into<String>,
                 help: Option<String>,
             ) -> Self {
-                let text = text.into();
+                let mut text: String = text.into();
                 let start = bytes.start.min(text.len());
-                let end = bytes.end.clamp(start, text.len());
+                if start == text.len() {
+                    // Past the end ("expected more"): miette shows no label on an empty span
+                    // at the end, so give the label a blank to stand under.
+                    text.push(' ');
+                }
+                let start = if text.is_char_boundary(start) { start } else { 0 };
+                let mut end = bytes.end.clamp(start, text.len());
+                if end == start || !text.is_char_boundary(end) {
+                    // At least the whole character at `start`, never part of one.
+                    end = start + text[start..].chars().next().map_or(0, char::len_utf8);
+                }
                 let span = SourceSpan::from(start..end);
                 $name {
                     message: message.into(),

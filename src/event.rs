@@ -118,12 +118,34 @@ impl Event {
         }
     }
 
+    /// Roughly how many bytes the event holds, to bound what one action may log.
+    pub fn size_hint(&self) -> usize {
+        let text = match self {
+            Event::Say { text } | Event::Print { text } | Event::Debug { text } => text.len(),
+            Event::Change { from, to, .. } => stat_len(from) + stat_len(to),
+            Event::Remove { reason, .. } => reason.len(),
+            Event::Roll { why, roll } => {
+                why.as_ref().map_or(0, String::len) + 8 * roll.dice_count()
+            }
+            Event::Draw { cards, .. } => 4 * cards.len(),
+            _ => 0,
+        };
+        64 + text
+    }
+
     /// The event as one line of JSON.
     pub fn to_json(&self) -> String {
         // Events hold only strings, numbers and plain structs, so serialising cannot fail;
         // fall back to a JSON string of the text rather than panic all the same.
         serde_json::to_string(self)
             .unwrap_or_else(|e| format!("{{\"event\":\"error\",\"text\":{:?}}}", e.to_string()))
+    }
+}
+
+fn stat_len(s: &Stat) -> usize {
+    match s {
+        Stat::Text(t) => t.len(),
+        _ => 8,
     }
 }
 

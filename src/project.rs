@@ -98,6 +98,15 @@ impl Project {
     }
 }
 
+/// The folder a file is in; `.` for a bare file name (whose `parent()` is the empty path,
+/// which no file system call accepts).
+pub fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 fn names_in(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .into_iter()

@@ -178,11 +178,11 @@ struct ScenarioFile {
     first: Option<Spanned<String>>,
     #[serde(default)]
     terrain: Vec<TerrainSpec>,
-    sides: Vec<SideSpec>,
+    sides: Spanned<Vec<SideSpec>>,
     #[serde(default)]
     decks: BTreeMap<String, DeckSpec>,
     #[serde(default)]
-    abilities: BTreeMap<String, Vec<Spanned<String>>>,
+    abilities: Option<Spanned<BTreeMap<String, Vec<Spanned<String>>>>>,
     #[serde(default)]
     house_rules: Vec<Spanned<String>>,
 }
@@ -282,6 +282,7 @@ impl Builder<'_> {
         needle: &str,
         message: String,
         label: &str,
+        help: Option<String>,
     ) -> Error {
         let start = at
             .referenced
@@ -292,10 +293,10 @@ impl Builder<'_> {
         match self.text[start..].find(needle) {
             Some(i) if !needle.is_empty() => {
                 let range = start + i..start + i + needle.len();
-                crate::error::YamlDiagnostic::new(self.name, self.text, range, message, label, None)
+                crate::error::YamlDiagnostic::new(self.name, self.text, range, message, label, help)
                     .into()
             }
-            _ => self.error(at, message, label, None),
+            _ => self.error(at, message, label, help),
         }
     }
 
@@ -321,15 +322,18 @@ impl Builder<'_> {
         }
 
         let abilities = self.project.abilities();
-        for (troop, names) in &file.abilities {
-            if ruleset.troop(troop).is_none() {
-                keep(Err(Error::other(
-                    format!(
-                        "{}: `abilities` names unknown troop type `{troop}`",
-                        self.name
-                    ),
-                    did_you_mean(troop, ruleset.file.troops.keys().map(String::as_str))
-                        .map(|s| format!("did you mean `{s}`?")),
+        let no_abilities = BTreeMap::new();
+        let troop_abilities = file.abilities.as_ref().map_or(&no_abilities, |a| &a.value);
+        for (troop, names) in troop_abilities {
+            if let (None, Some(at)) = (ruleset.troop(troop), &file.abilities) {
+                let help = did_you_mean(troop, ruleset.file.troops.keys().map(String::as_str))
+                    .map(|s| format!("did you mean `{s}`?"));
+                keep(Err(self.error_at_text(
+                    at,
+                    troop,
+                    format!("`abilities` names unknown troop type `{troop}`"),
+                    "not in the troop chart",
+                    help,
                 )));
             }
             for n in names {
@@ -339,7 +343,7 @@ impl Builder<'_> {
 
         let mut sides = Vec::new();
         let mut seen_sides = BTreeSet::new();
-        for side in &file.sides {
+        for side in &file.sides.value {
             if !seen_sides.insert(side.id.value.clone()) {
                 keep(Err(self.error(
                     &side.id,
@@ -356,7 +360,7 @@ impl Builder<'_> {
             });
             for spec in &side.units {
                 let units =
-                    match self.units(spec, &side.id.value, &ruleset, &file.abilities, &abilities) {
+                    match self.units(spec, &side.id.value, &ruleset, troop_abilities, &abilities) {
                         Ok(units) => units,
                         Err(e) => {
                             keep(Err(e));
@@ -384,14 +388,15 @@ impl Builder<'_> {
                 }
             }
         }
-        if file.sides.len() < 2 {
-            keep(Err(Error::other(
+        if file.sides.value.len() < 2 {
+            keep(Err(self.error(
+                &file.sides,
                 format!(
-                    "{}: a battle needs at least two sides, found {}",
-                    self.name,
-                    file.sides.len()
+                    "a battle needs at least two sides, found {}",
+                    file.sides.value.len()
                 ),
-                None,
+                "these sides",
+                Some("add a side with its own `id` and `edge`".into()),
             )));
         }
 
@@ -713,10 +718,9 @@ impl Builder<'_> {
             CardsSpec::List(list) => {
                 let mut cards = Vec::new();
                 for c in list {
-                    cards.push(
-                        Card::parse(c)
-                            .map_err(|e| self.error_at_text(at, c, e.to_string(), "this card"))?,
-                    );
+                    cards.push(Card::parse(c).map_err(|e| {
+                        self.error_at_text(at, c, e.to_string(), "this card", None)
+                    })?);
                 }
                 Deck::from_cards(name, cards)
             }
@@ -757,10 +761,11 @@ impl Builder<'_> {
                 Some("write a relative path without `..`, e.g. `house/my_rule.rhai`".into()),
             ));
         }
-        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let dir = crate::project::folder_of(self.path);
+        let dir = dir.as_path();
         let path = dir.join(rel);
         if !path.is_file() {
-            let siblings: Vec<String> = std::fs::read_dir(path.parent().unwrap_or(dir))
+            let siblings: Vec<String> = std::fs::read_dir(crate::project::folder_of(&path))
                 .into_iter()
                 .flatten()
                 .flatten()

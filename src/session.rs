@@ -72,11 +72,7 @@ impl Session {
     ) -> Result<Session, Error> {
         let state: Shared = Rc::new(RefCell::new(GameState::new(&scenario, seed)));
         let budget = Budget::default();
-        let scenario_dir = scenario
-            .path
-            .parent()
-            .unwrap_or(Path::new("."))
-            .to_path_buf();
+        let scenario_dir = crate::project::folder_of(&scenario.path);
         let roots = vec![
             scenario.ruleset.dir.clone(),
             scenario_dir,
@@ -84,6 +80,8 @@ impl Session {
         ];
         let mut engine = engine::sandboxed(&limits, &budget, roots);
         api::register(&mut engine, &state, &scenario.ruleset);
+        let watched = state.clone();
+        budget.watch(move || watched.try_borrow().ok().and_then(|s| s.flooded()));
 
         let mut session = Session {
             state,
@@ -172,7 +170,11 @@ impl Session {
         keep_scope: bool,
         f: impl FnOnce(&Engine, &mut Scope<'static>) -> Result<T, Box<rhai::EvalAltResult>>,
     ) -> Result<T, Error> {
-        let mark = self.state.borrow().mark();
+        let mark = {
+            let mut state = self.state.borrow_mut();
+            state.begin_action();
+            state.mark()
+        };
         let scope = keep_scope.then(|| self.scope.clone());
         self.budget.start(self.limits.time_budget);
         let result = f(&self.engine, &mut self.scope);

@@ -36,6 +36,8 @@ pub struct GameState {
     pub first_side: Option<String>,
     /// Everything that happened, in order.
     pub log: Vec<Event>,
+    /// What the action under way has recorded, against the flood limits.
+    recorded: Recorded,
     /// How to undo each change since the game began (or the last [`GameState::commit`]),
     /// oldest first: the game's undo history.
     journal: Vec<Undo>,
@@ -55,6 +57,26 @@ enum Undo {
     InPlay(usize, bool),
     Turn(i64, String, Option<String>),
     Deck(String, Option<Deck>),
+}
+
+/// The most events and undo entries one action may record: a script in a loop that logs or
+/// changes something on every turn of the loop must not eat the machine's memory before its
+/// time budget runs out.
+pub const MAX_RECORDS_PER_ACTION: usize = 1_000_000;
+
+/// The most bytes of text one action may put in the log.
+pub const MAX_LOG_BYTES_PER_ACTION: usize = 64 << 20;
+
+/// The most characters of a unit's name.
+pub const MAX_NAME: usize = 200;
+
+/// The most characters of one line of narration, print or debug output; longer ones are cut.
+pub const MAX_TEXT: usize = 64 * 1024;
+
+#[derive(Clone, Debug, Default)]
+struct Recorded {
+    records: usize,
+    bytes: usize,
 }
 
 /// A point to roll back to: the journal and log lengths and the generator's state.
@@ -82,10 +104,11 @@ impl GameState {
                 .unwrap_or_default(),
             first_side: None,
             log: Vec::new(),
+            recorded: Recorded::default(),
             journal: Vec::new(),
         };
-        state.log.push(Event::Seed { seed });
-        state.log.push(Event::Scenario {
+        state.emit(Event::Seed { seed });
+        state.emit(Event::Scenario {
             name: scenario.name.clone(),
             ruleset: scenario.ruleset.file.name.clone(),
         });
@@ -93,7 +116,7 @@ impl GameState {
             let mut deck = plan.deck.clone();
             if plan.shuffle {
                 deck.shuffle(&mut state.rng);
-                state.log.push(Event::Shuffle { deck: name.clone() });
+                state.emit(Event::Shuffle { deck: name.clone() });
             }
             if let Some(n) = plan.first {
                 // The scenario loader checked n against the deck's size.
@@ -102,6 +125,39 @@ impl GameState {
             state.decks.insert(name.clone(), deck);
         }
         state
+    }
+
+    /// Appends an event to the log, counting it against the action's limits.
+    pub fn emit(&mut self, event: Event) {
+        self.recorded.records += 1;
+        self.recorded.bytes += event.size_hint();
+        self.log.push(event);
+    }
+
+    fn remember(&mut self, undo: Undo) {
+        self.recorded.records += 1;
+        self.journal.push(undo);
+    }
+
+    /// Starts counting a new action against the flood limits.
+    pub fn begin_action(&mut self) {
+        self.recorded = Recorded::default();
+    }
+
+    /// Why the action under way must stop, if it has recorded too much.
+    pub fn flooded(&self) -> Option<String> {
+        if self.recorded.records > MAX_RECORDS_PER_ACTION {
+            Some(format!(
+                "the action made more than {MAX_RECORDS_PER_ACTION} changes and log entries"
+            ))
+        } else if self.recorded.bytes > MAX_LOG_BYTES_PER_ACTION {
+            Some(format!(
+                "the action wrote more than {} MiB to the log",
+                MAX_LOG_BYTES_PER_ACTION >> 20
+            ))
+        } else {
+            None
+        }
     }
 
     /// Where the game stands now, to roll back to if what follows fails.
@@ -187,7 +243,7 @@ impl GameState {
     /// Journals a deck's state before a change to it.
     fn save_deck(&mut self, name: &str) {
         let before = self.decks.get(name).cloned();
-        self.journal.push(Undo::Deck(name.to_string(), before));
+        self.remember(Undo::Deck(name.to_string(), before));
     }
 
     /// The unit at an index (handles from scripts are indices).
@@ -213,7 +269,7 @@ impl GameState {
     /// Rolls a parsed expression and logs it.
     pub fn roll(&mut self, expr: &DiceExpr, why: Option<&str>) -> Result<Roll, DiceError> {
         let roll = expr.roll(&mut self.rng)?;
-        self.log.push(Event::Roll {
+        self.emit(Event::Roll {
             why: why.map(str::to_owned),
             roll: roll.clone(),
         });
@@ -235,8 +291,8 @@ impl GameState {
         let from = unit.pos;
         unit.pos = to;
         let unit = unit.id.clone();
-        self.journal.push(Undo::Pos(idx, from));
-        self.log.push(Event::Move {
+        self.remember(Undo::Pos(idx, from));
+        self.emit(Event::Move {
             unit,
             from,
             to,
@@ -258,15 +314,15 @@ impl GameState {
         }
         unit.facing = to;
         let unit = unit.id.clone();
-        self.journal.push(Undo::Facing(idx, from));
-        self.log.push(Event::Face { unit, from, to });
+        self.remember(Undo::Facing(idx, from));
+        self.emit(Event::Face { unit, from, to });
         Ok(())
     }
 
     fn change(&mut self, idx: usize, what: &str, from: Stat, to: Stat) {
         if from != to {
             let unit = self.id(idx);
-            self.log.push(Event::Change {
+            self.emit(Event::Change {
                 unit,
                 what: what.into(),
                 from,
@@ -279,7 +335,7 @@ impl GameState {
     pub fn set_hits(&mut self, idx: usize, hits: i64) -> Result<(), String> {
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.hits, hits);
-        self.journal.push(Undo::Hits(idx, from));
+        self.remember(Undo::Hits(idx, from));
         self.change(idx, "hits", Stat::Int(from), Stat::Int(hits));
         Ok(())
     }
@@ -288,7 +344,7 @@ impl GameState {
     pub fn set_stands(&mut self, idx: usize, stands: i64) -> Result<(), String> {
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.stands, stands);
-        self.journal.push(Undo::Stands(idx, from));
+        self.remember(Undo::Stands(idx, from));
         self.change(idx, "stands", Stat::Int(from), Stat::Int(stands));
         Ok(())
     }
@@ -305,9 +361,12 @@ impl GameState {
 
     /// Renames a unit.
     pub fn set_name(&mut self, idx: usize, name: &str) -> Result<(), String> {
+        if name.chars().count() > MAX_NAME {
+            return Err(format!("a name has at most {MAX_NAME} characters"));
+        }
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.name, name.to_string());
-        self.journal.push(Undo::Name(idx, from.clone()));
+        self.remember(Undo::Name(idx, from.clone()));
         self.change(idx, "name", Stat::Text(from), Stat::Text(name.into()));
         Ok(())
     }
@@ -322,8 +381,8 @@ impl GameState {
         };
         if changed {
             let unit = unit.id.clone();
-            self.journal.push(Undo::Tag(idx, tag.to_string(), !on));
-            self.log.push(Event::Tag {
+            self.remember(Undo::Tag(idx, tag.to_string(), !on));
+            self.emit(Event::Tag {
                 unit,
                 tag: tag.into(),
                 on,
@@ -355,8 +414,8 @@ impl GameState {
         }
         unit.in_play = false;
         let unit = unit.id.clone();
-        self.journal.push(Undo::InPlay(idx, true));
-        self.log.push(Event::Remove {
+        self.remember(Undo::InPlay(idx, true));
+        self.emit(Event::Remove {
             unit,
             reason: reason.into(),
         });
@@ -371,8 +430,8 @@ impl GameState {
         }
         unit.in_play = true;
         let unit = unit.id.clone();
-        self.journal.push(Undo::InPlay(idx, false));
-        self.log.push(Event::Restore { unit });
+        self.remember(Undo::InPlay(idx, false));
+        self.emit(Event::Restore { unit });
         Ok(())
     }
 
@@ -385,7 +444,7 @@ impl GameState {
                 crate::suggest::suggestion_suffix(side, ids)
             ));
         }
-        self.journal.push(Undo::Turn(
+        self.remember(Undo::Turn(
             self.turn,
             self.active_side.clone(),
             self.first_side.clone(),
@@ -395,7 +454,7 @@ impl GameState {
         if self.first_side.is_none() {
             self.first_side = Some(side.to_string());
         }
-        self.log.push(Event::Turn {
+        self.emit(Event::Turn {
             turn,
             side: side.into(),
         });
@@ -404,7 +463,9 @@ impl GameState {
 
     /// Narration from the rules.
     pub fn say(&mut self, text: impl Into<String>) {
-        self.log.push(Event::Say { text: text.into() });
+        self.emit(Event::Say {
+            text: clip(text.into()),
+        });
     }
 
     /// A deck by name.
@@ -433,7 +494,7 @@ impl GameState {
     /// Adds (or replaces) a deck.
     pub fn add_deck(&mut self, deck: Deck) {
         self.save_deck(deck.name());
-        self.log.push(Event::NewDeck {
+        self.emit(Event::NewDeck {
             deck: deck.name().to_string(),
             cards: deck.len(),
         });
@@ -449,7 +510,7 @@ impl GameState {
             .get_mut(name)
             .map(|d| d.shuffle(rng))
             .ok_or_else(|| self.no_deck(name))?;
-        self.log.push(Event::Shuffle { deck: name.into() });
+        self.emit(Event::Shuffle { deck: name.into() });
         Ok(())
     }
 
@@ -462,7 +523,7 @@ impl GameState {
             .get_mut(name)
             .map(|d| d.reshuffle(rng))
             .ok_or_else(|| self.no_deck(name))?;
-        self.log.push(Event::Reshuffle { deck: name.into() });
+        self.emit(Event::Reshuffle { deck: name.into() });
         Ok(())
     }
 
@@ -481,7 +542,7 @@ impl GameState {
             deck.draw_n(n)
         };
         let cards = drawn.map_err(|e: CardError| e.to_string())?;
-        self.log.push(Event::Draw {
+        self.emit(Event::Draw {
             deck: name.into(),
             cards: cards.iter().map(Card::to_string).collect(),
         });
@@ -493,11 +554,20 @@ impl GameState {
         self.deck(name)?;
         self.save_deck(name);
         self.deck_mut(name)?.discard(card);
-        self.log.push(Event::Discard {
+        self.emit(Event::Discard {
             deck: name.into(),
             card: card.to_string(),
         });
         Ok(())
+    }
+}
+
+/// Cuts a text to [`MAX_TEXT`] characters.
+pub fn clip(text: String) -> String {
+    match text.char_indices().nth(MAX_TEXT) {
+        // A new string: truncating would keep the long one's allocation.
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text,
     }
 }
 
@@ -543,6 +613,7 @@ mod tests {
             active_side: "red".into(),
             first_side: Some("red".into()),
             log: Vec::new(),
+            recorded: Recorded::default(),
             journal: Vec::new(),
         }
     }

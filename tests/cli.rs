@@ -389,18 +389,21 @@ fn multi_line_function_persists_for_later_lines() {
     out.stdout_has(&["=> 42\n"]);
 }
 
-// Guards that a Rhai value of a host type reads as the player knows it (a unit's id, a
-// point's coordinates), not as a Rust type path.
+// Guards that a Rhai value of a host type reads as the player knows it (a unit's id and
+// name, a point's coordinates, a roll's dice), not as a Rust type path.
 #[test]
-#[ignore = "bug: Rhai values of host types print as Rust type paths, e.g. `=> sandtable::script::api::UnitRef`"]
 fn rhai_values_of_host_types_print_readably() {
     let out = sandtable(
         &["play", "--seed", "3"],
-        Some("unit(\"viking_1\")\npoint(1, 2)\n"),
+        Some("unit(\"viking_1\")\npoint(1, 2)\n[card(\"QH\"), roll(\"1d1\")]\n"),
     );
     out.expect_code(0);
     out.stdout_lacks("sandtable::");
-    out.stdout_has(&["=> viking_1\n", "=> (1, 2)\n"]);
+    out.stdout_has(&[
+        "=> viking_1 (Viking warrior)\n",
+        "=> (1, 2)\n",
+        "=> [Q♥, 1d1: [1] = 1]\n",
+    ]);
 }
 
 /// A copy of the project's Playmobil ruleset in a temporary project.
@@ -438,7 +441,6 @@ fn check_of_a_ruleset_file_passes() {
 
 // Guards `check ruleset.yaml` run inside the ruleset's own folder.
 #[test]
-#[ignore = "bug: `check ruleset.yaml` inside the ruleset's folder takes the ruleset's name from the empty parent path and reads `scripts/rulesets/ruleset.yaml`"]
 fn check_of_a_ruleset_from_its_own_folder_passes() {
     let ws = ruleset_copy();
     let root = ws.path().to_str().expect("a UTF-8 path");

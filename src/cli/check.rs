@@ -88,7 +88,9 @@ fn check_file(project: &Project, file: &Path) -> Result<String, Error> {
         ));
     }
     if file.file_name().is_some_and(|n| n == "ruleset.yaml") {
-        let dir = file.parent().unwrap_or(Path::new("."));
+        // Absolute, so that `check ruleset.yaml` inside the ruleset's folder knows its name.
+        let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+        let dir = crate::project::folder_of(&file);
         let id = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         let project = Project::at(
             dir.parent()

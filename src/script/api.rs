@@ -93,6 +93,10 @@ macro_rules! volatile {
     };
 }
 
+/// The most cards a script may put in one deck: host calls must stay cheap, since the time
+/// budget is checked between them.
+pub const MAX_DECK: usize = 1_000;
+
 /// A number from a script, INT or FLOAT.
 pub fn number(v: &Dynamic, what: &str) -> Res<f64> {
     if let Ok(i) = v.as_int() {
@@ -226,15 +230,15 @@ pub fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
 fn register_log(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
     engine.on_print(move |text| {
-        st.borrow_mut()
-            .log
-            .push(crate::event::Event::Print { text: text.into() });
+        st.borrow_mut().emit(crate::event::Event::Print {
+            text: crate::state::clip(text.into()),
+        });
     });
     let st = state.clone();
     engine.on_debug(move |text, _source, _pos| {
-        st.borrow_mut()
-            .log
-            .push(crate::event::Event::Debug { text: text.into() });
+        st.borrow_mut().emit(crate::event::Event::Debug {
+            text: crate::state::clip(text.into()),
+        });
     });
 }
 
@@ -346,11 +350,18 @@ fn register_cards(engine: &mut Engine, state: &Shared) {
     volatile!(engine, "new_deck", move |name: &str,
                                         kind: &str|
           -> Res<DeckRef> {
+        // A card is at most 6 characters with its separator: a longer list is over the limit.
+        if kind.len() > MAX_DECK * 8 {
+            return Err(host_error(format!("a deck holds at most {MAX_DECK} cards")));
+        }
         let deck = match kind {
             "standard" => Deck::standard(name, false),
             "standard+jokers" => Deck::standard(name, true),
             list => Deck::parse_list(name, list).map_err(|e| host_error(e.to_string()))?,
         };
+        if deck.len() > MAX_DECK {
+            return Err(host_error(format!("a deck holds at most {MAX_DECK} cards")));
+        }
         st.borrow_mut().add_deck(deck);
         Ok(DeckRef(name.into()))
     });
@@ -358,6 +369,9 @@ fn register_cards(engine: &mut Engine, state: &Shared) {
     volatile!(engine, "new_deck", move |name: &str,
                                         cards: Array|
           -> Res<DeckRef> {
+        if cards.len() > MAX_DECK {
+            return Err(host_error(format!("a deck holds at most {MAX_DECK} cards")));
+        }
         let mut list = Vec::new();
         for c in cards {
             let card = if let Some(card) = c.clone().try_cast::<Card>() {

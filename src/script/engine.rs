@@ -15,7 +15,7 @@
 //! none, so scripts cannot reach them. The `no_time` feature removes `timestamp()`, so no
 //! script can read the clock and break "same seed, same game".
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -71,9 +71,21 @@ impl Default for Limits {
 
 /// The time budget of the call under way: set before each call into the scripts and checked
 /// by the engine's progress callback.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Budget {
     deadline: Rc<Cell<Option<Instant>>>,
+    watch: Rc<RefCell<Option<Watch>>>,
+}
+
+/// A check the progress callback also makes: it names a reason to stop the script.
+type Watch = Rc<dyn Fn() -> Option<String>>;
+
+impl std::fmt::Debug for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Budget")
+            .field("deadline", &self.deadline.get())
+            .finish()
+    }
 }
 
 /// What the progress callback returns when the budget runs out; recognised in errors.
@@ -83,6 +95,12 @@ impl Budget {
     /// Starts the clock for one call.
     pub fn start(&self, budget: Duration) {
         self.deadline.set(Instant::now().checked_add(budget));
+    }
+
+    /// Adds a check made as the script runs (the session's flood limits): when it names a
+    /// reason, the script stops with it.
+    pub fn watch(&self, check: impl Fn() -> Option<String> + 'static) {
+        *self.watch.borrow_mut() = Some(Rc::new(check));
     }
 
     /// Stops the clock.
@@ -114,13 +132,19 @@ pub fn sandboxed(limits: &Limits, budget: &Budget, roots: Vec<PathBuf>) -> Engin
         .disable_symbol("eval");
     let budget = budget.clone();
     engine.on_progress(move |ops| {
-        // Reading the clock every operation would cost more than the script; every 4096th
-        // operation keeps the check under a millisecond late.
-        if ops % 4096 == 0 && budget.expired() {
-            Some(Dynamic::from(OUT_OF_TIME))
-        } else {
-            None
+        // Reading the clock every operation would cost more than a cheap operation; every
+        // 256th keeps the check well under a millisecond late even when host calls are slow
+        // (their inputs are bounded for that reason).
+        if ops.is_multiple_of(256) && budget.expired() {
+            return Some(Dynamic::from(OUT_OF_TIME));
         }
+        if ops.is_multiple_of(64) {
+            let watch = budget.watch.borrow().clone();
+            if let Some(reason) = watch.and_then(|check| check()) {
+                return Some(Dynamic::from(reason));
+            }
+        }
+        None
     });
     engine
 }

@@ -141,6 +141,10 @@ impl Sources {
                 ),
                 Some("look for a loop that never ends".into()),
             ),
+            EvalAltResult::ErrorTerminated(reason, _) => (
+                format!("script stopped: {reason}"),
+                Some("look for a loop that never ends".into()),
+            ),
             EvalAltResult::ErrorTooManyOperations(_) => (
                 format!("script ran more than {} operations", limits.max_operations),
                 Some("look for a loop that never ends".into()),
