@@ -48,7 +48,14 @@ pub fn run(common: &Common, file: Option<PathBuf>, scenario: Option<PathBuf>) ->
         if !common.json && !line.trim().is_empty() {
             println!("> {line}");
         }
-        let result = command::run_line(&mut session, &format!("{} line {start_line}", if name == "<stdin>" { "stdin" } else { &name }), line);
+        let result = command::run_line(
+            &mut session,
+            &format!(
+                "{} line {start_line}",
+                if name == "<stdin>" { "stdin" } else { &name }
+            ),
+            line,
+        );
         flush_events(&mut session, common.json);
         match result? {
             Reply::Quit => break,
