@@ -298,7 +298,7 @@ fn run_stops_at_the_first_error() {
     out.expect_code(1);
     out.stdout_has(&["> print(\"before\")\nbefore\n"]);
     out.stdout_lacks("after");
-    out.stderr_has(&["`melee` takes 2 arguments, got 3", "<stdin> line 2"]);
+    out.stderr_has(&["`melee` takes 2 arguments, got 3", "stdin line 2"]);
 }
 
 // Guards that `sandtable` alone, with piped input, plays the default scenario.
