@@ -121,7 +121,10 @@ fn line_error(
 /// Carries out one line. `origin` names where it came from (`<prompt>`, `game.txt:3`).
 pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply, Error> {
     let trimmed = line.trim();
-    if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with("//") {
+    // `#{` opens a Rhai map, so only other `#` lines are comments.
+    let comment =
+        (trimmed.starts_with('#') && !trimmed.starts_with("#{")) || trimmed.starts_with("//");
+    if trimmed.is_empty() || comment {
         return Ok(Reply::Done);
     }
     let ws = words(line).map_err(|(at, msg)| line_error(origin, line, at, 1, msg, "here", None))?;
@@ -129,8 +132,10 @@ pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply
     if first.text.starts_with(':') {
         return meta(session, origin, line, &ws);
     }
-    // `roll` and a space always take a dice expression, which may start with `(`.
-    if first.text == "roll" && ws.len() >= 2 && !first.quoted {
+    // `roll` and a space take a dice expression, which may start with `(` (unless the ruleset
+    // has a verb of that name: a ruleset's verbs come before the host's commands).
+    let ruleset_verb = session.verbs().contains_key(&first.text);
+    if first.text == "roll" && ws.len() >= 2 && !first.quoted && !ruleset_verb {
         return roll(session, origin, line, &ws);
     }
     let rest_starts_like_rhai = ws.get(1).is_some_and(|w| {
@@ -144,9 +149,9 @@ pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply
         line[line.find(&first.text).unwrap_or(0)..].starts_with(&format!("{}(", first.text));
     if !first.quoted && !rest_starts_like_rhai && !followed_by_paren {
         match first.text.as_str() {
+            _ if ruleset_verb => return verb(session, origin, line, &ws),
             "roll" if ws.len() >= 2 => return roll(session, origin, line, &ws),
             "draw" if ws.len() >= 2 => return draw(session, origin, line, &ws),
-            name if session.verbs().contains_key(name) => return verb(session, origin, line, &ws),
             _ => {}
         }
     }

@@ -75,7 +75,10 @@ impl Event {
                 Some(why) => format!("  {why}: {} {roll}", roll.expr),
                 None => format!("  {}: {roll}", roll.expr),
             },
-            Event::NewDeck { deck, cards } => format!("  new deck {deck} of {cards} cards"),
+            Event::NewDeck { deck, cards } => format!(
+                "  new deck `{deck}` of {cards} card{}",
+                if *cards == 1 { "" } else { "s" }
+            ),
             Event::Shuffle { deck } => format!("  shuffled the {deck} deck"),
             Event::Draw { deck, cards } => {
                 format!("  drew {} from the {deck} deck", cards.join(" "))

@@ -169,7 +169,7 @@ struct ScenarioFile {
     description: String,
     ruleset: Spanned<String>,
     #[serde(default)]
-    seed: Option<u64>,
+    seed: Option<Spanned<u64>>,
     #[serde(default)]
     table: Option<TableSpec>,
     #[serde(default)]
@@ -400,6 +400,17 @@ impl Builder<'_> {
             )));
         }
 
+        if let Some(seed) = &file.seed
+            && seed.value > i64::MAX as u64
+        {
+            keep(Err(self.error(
+                seed,
+                format!("`seed` must be at most {}, got {}", i64::MAX, seed.value),
+                "too large",
+                None,
+            )));
+        }
+
         let first = match &file.first {
             Some(f) if !seen_sides.contains(&f.value) => {
                 keep(Err(self.error(
@@ -441,7 +452,7 @@ impl Builder<'_> {
             name: file.name,
             description: file.description,
             ruleset,
-            seed: file.seed,
+            seed: file.seed.map(|s| s.value),
             sides,
             first,
             battlefield,

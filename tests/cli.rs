@@ -455,3 +455,34 @@ fn check_of_a_ruleset_from_its_own_folder_passes() {
         "ok   ruleset.yaml (ruleset, 14 troop types)\n1 file checked, 0 problems\n"
     );
 }
+
+// Guards against a panic when the reader of standard output goes away (`sandtable ... | head`):
+// `print!` panics on a broken pipe; the command must finish quietly instead.
+#[test]
+fn closed_standard_output_is_not_a_panic() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::BINARY)
+        .args([
+            "--project",
+            env!("CARGO_MANIFEST_DIR"),
+            "play",
+            "--seed",
+            "3",
+        ])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    // Close the reading end before the game writes anything.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    let _ = stdin.write_all(b"melee viking_1 legionary_1\n:units\n:help\n");
+    drop(stdin);
+    let out = child.wait_with_output().expect("the binary finishes");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}

@@ -26,18 +26,18 @@ pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
     let mut problems = 0;
     for file in &files {
         match check_file(&project, file) {
-            Ok(what) => println!("ok   {} ({what})", file.display()),
+            Ok(what) => outln!("ok   {} ({what})", file.display()),
             Err(e) => {
                 problems += match &e {
                     Error::Several { problems, .. } => problems.len(),
                     _ => 1,
                 };
-                println!("FAIL {}", file.display());
-                eprint!("{}", render_error(&e));
+                outln!("FAIL {}", file.display());
+                super::write_err(&render_error(&e));
             }
         }
     }
-    println!(
+    outln!(
         "{} file{} checked, {} problem{}",
         files.len(),
         if files.len() == 1 { "" } else { "s" },

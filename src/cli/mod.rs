@@ -1,6 +1,14 @@
 //! The command line: one entry point per command, exit codes 0 (success), 1 (the game or a
 //! script reported an error) and 2 (bad usage).
 
+/// `println!` to standard output that never panics: when the reader has gone (`| head`),
+/// output stops quietly and the command finishes as usual.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::write_out(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod check;
 mod play;
 mod roll;
@@ -115,7 +123,7 @@ pub fn main() -> ExitCode {
     match dispatch(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprint!("{}", render_error(&e));
+            write_err(&render_error(&e));
             ExitCode::from(e.exit_code())
         }
     }
@@ -195,6 +203,32 @@ fn start_session(common: &Common, scenario: Option<PathBuf>) -> Result<(Project,
 
 /// Prints the events logged since the last call.
 fn flush_events(session: &mut Session, json: bool) {
-    let text = crate::command::render(&session.take_events(), json);
-    print!("{text}");
+    write_out(&crate::command::render(&session.take_events(), json));
+}
+
+/// Writes to standard error, ignoring failure: there is nowhere left to report it.
+pub(crate) fn write_err(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Set once standard output is closed, so nothing more is written to it.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes to standard output; once the reader has gone, stops writing instead of panicking
+/// as `print!` does.
+pub(crate) fn write_out(text: &str) {
+    use std::io::Write;
+    use std::sync::atomic::Ordering;
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
 }

@@ -34,12 +34,12 @@ fn carry_out(session: &mut Session, origin: &str, entry: &str, json: bool) -> Op
         Ok(Reply::Done) => Some(true),
         Ok(Reply::Text(text)) => {
             if !json {
-                println!("{text}");
+                outln!("{text}");
             }
             Some(true)
         }
         Err(e) => {
-            eprint!("{}", render_error(&e));
+            super::write_err(&render_error(&e));
             Some(false)
         }
     }
@@ -69,7 +69,7 @@ fn interactive(session: &mut Session, json: bool) -> Result<u8, Error> {
     if let Some(h) = &history {
         let _ = editor.load_history(h);
     }
-    println!(
+    outln!(
         "{} - type :help for the verbs, :quit to leave",
         session.scenario().name
     );
@@ -126,7 +126,7 @@ fn piped(session: &mut Session, json: bool) -> Result<u8, Error> {
         let text = std::mem::take(&mut entry);
         let text = text.trim_end();
         if !json && !text.trim().is_empty() {
-            println!("> {text}");
+            outln!("> {text}");
         }
         match carry_out(session, &format!("stdin line {start_line}"), text, json) {
             None => break,
@@ -134,7 +134,9 @@ fn piped(session: &mut Session, json: bool) -> Result<u8, Error> {
         }
     }
     if !entry.trim().is_empty() {
-        eprintln!("error: the input ended inside an unfinished entry (an unclosed bracket?)");
+        super::write_err(
+            "error: the input ended inside an unfinished entry (an unclosed bracket?)\n",
+        );
         failed = true;
     }
     Ok(u8::from(failed))

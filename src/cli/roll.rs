@@ -14,11 +14,11 @@ pub fn roll(common: &Common, expr: &str) -> Result<u8, Error> {
     let events = [Event::Seed { seed }, Event::Roll { why: None, roll }];
     if common.json {
         for e in &events {
-            println!("{}", e.to_json());
+            outln!("{}", e.to_json());
         }
     } else {
-        println!("{}", events[0].to_text());
-        println!("{}", events[1].to_text().trim_start());
+        outln!("{}", events[0].to_text());
+        outln!("{}", events[1].to_text().trim_start());
     }
     Ok(0)
 }

@@ -28,7 +28,7 @@ pub fn run(common: &Common, file: Option<PathBuf>, scenario: Option<PathBuf>) ->
         flush_events(&mut session, common.json);
         let value = result?;
         if !value.is_unit() && !common.json {
-            println!("=> {}", session.show(&value));
+            outln!("=> {}", session.show(&value));
         }
         return Ok(0);
     }
@@ -46,7 +46,7 @@ pub fn run(common: &Common, file: Option<PathBuf>, scenario: Option<PathBuf>) ->
         let line = std::mem::take(&mut entry);
         let line = line.trim_end();
         if !common.json && !line.trim().is_empty() {
-            println!("> {line}");
+            outln!("> {line}");
         }
         let result = command::run_line(
             &mut session,
@@ -62,7 +62,7 @@ pub fn run(common: &Common, file: Option<PathBuf>, scenario: Option<PathBuf>) ->
             Reply::Done => {}
             Reply::Text(t) => {
                 if !common.json {
-                    println!("{t}");
+                    outln!("{t}");
                 }
             }
         }

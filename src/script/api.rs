@@ -205,6 +205,9 @@ fn show_depth(state: &GameState, v: &Dynamic, depth: usize) -> String {
         let items: Vec<String> = a.iter().map(|x| show_depth(state, x, depth + 1)).collect();
         return format!("[{}]", items.join(", "));
     }
+    if v.is_unit() {
+        return "()".into();
+    }
     if let Some(m) = v.read_lock::<Map>() {
         let items: Vec<String> = m
             .iter()
