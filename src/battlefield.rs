@@ -164,6 +164,29 @@ impl Battlefield {
             .collect()
     }
 
+    /// Units in play other than `of` whose bases would overlap its base (not merely touch)
+    /// if it stood at `at` with the same facing: where a figure may not be moved.
+    pub fn overlapping_at(&self, of: usize, at: Point) -> Vec<usize> {
+        let Some(me) = self.units.get(of) else {
+            return Vec::new();
+        };
+        let mine = geometry::Footprint {
+            pos: at,
+            facing: me.facing,
+            base: me.base.shrunk(CONTACT_TOLERANCE),
+        };
+        self.in_play()
+            .filter(|&i| {
+                let other = &self.units[i];
+                let theirs = geometry::Footprint {
+                    base: other.base.shrunk(CONTACT_TOLERANCE),
+                    ..other.footprint()
+                };
+                i != of && mine.edge_distance(&theirs) <= 0.0
+            })
+            .collect()
+    }
+
     /// Units in play other than `of` whose base edge is within `radius` of its base edge.
     pub fn within_of(&self, of: usize, radius: f64) -> Vec<usize> {
         let Some(me) = self.units.get(of) else {
@@ -301,6 +324,19 @@ mod tests {
         assert!((b.edge_distance(0, 2) - 2.0).abs() < 1e-9);
         assert!(!b.in_contact(0, 2));
         assert!(!b.in_contact(0, 1));
+    }
+
+    #[test]
+    fn bases_may_touch_but_not_overlap() {
+        let b = field();
+        // roman_1's 1-inch base at (10, 10); roman_2 at (12, 10).
+        assert!(
+            b.overlapping_at(0, Point::new(11.0, 10.0)).is_empty(),
+            "touching is fine"
+        );
+        assert_eq!(b.overlapping_at(0, Point::new(11.5, 10.0)), vec![1]);
+        assert_eq!(b.overlapping_at(0, Point::new(10.0, 12.5)), vec![2]);
+        assert!(b.overlapping_at(0, Point::new(30.0, 30.0)).is_empty());
     }
 
     #[test]

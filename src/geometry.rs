@@ -162,6 +162,20 @@ pub enum Base {
 }
 
 impl Base {
+    /// The base made smaller by `margin` on every side (never below nothing): two bases
+    /// overlap, rather than just touch, when their shrunken selves still meet.
+    pub fn shrunk(&self, margin: f64) -> Base {
+        match *self {
+            Base::Round { diameter } => Base::Round {
+                diameter: (diameter - 2.0 * margin).max(0.0),
+            },
+            Base::Rect { width, depth } => Base::Rect {
+                width: (width - 2.0 * margin).max(0.0),
+                depth: (depth - 2.0 * margin).max(0.0),
+            },
+        }
+    }
+
     /// Checks that every size is finite and positive.
     pub fn validate(&self) -> Result<(), String> {
         match *self {

@@ -713,6 +713,28 @@ fn move_off_the_table_is_refused() {
     out.stdout_lacks("viking moves");
 }
 
+// Guards that figures stand where there is room: a move onto another figure's base is
+// refused (and its turn towards the spot undone), while base-to-base contact is allowed.
+#[test]
+fn figure_cannot_move_onto_another() {
+    let game = Game::new(
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[
+            &viking("viking", 10.0, 14.0, ""),
+            &viking("other", 14.0, 12.0, ""),
+        ],
+    );
+    let out = game.play_refused(
+        1,
+        "move viking 10.5 10.5\nmove other 11.2 10\n",
+        &["legionary already stands at (10.5, 10.5)"],
+    );
+    out.stdout_lacks("viking moves");
+    out.stdout_lacks("viking turns");
+    // 1.2 inches from the legionary's centre: the two 1.2-inch bases just touch.
+    out.stdout_has(&["  other moves "]);
+}
+
 // Guards "if your men attack they cannot move until your next turn".
 #[test]
 fn cannot_move_after_attacking() {

@@ -836,6 +836,14 @@ fn register_units(engine: &mut Engine, state: &Shared) {
         ))
     });
     let st = state.clone();
+    volatile!(engine, "overlapping_at", move |u: UnitRef,
+                                              at: Dynamic|
+          -> Res<Array> {
+        let s = st.borrow();
+        let at = place(&s, &at)?;
+        Ok(unit_array(s.battlefield.overlapping_at(u.0, at)))
+    });
+    let st = state.clone();
     volatile!(engine, "nearest_enemy", move |u: UnitRef| -> Dynamic {
         st.borrow()
             .battlefield
