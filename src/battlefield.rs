@@ -261,26 +261,10 @@ impl Battlefield {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Base;
     use crate::terrain::{Feature, Shape, TerrainKind};
 
     fn figure(id: &str, side: &str, x: f64, y: f64) -> Unit {
-        Unit {
-            id: id.into(),
-            name: id.into(),
-            side: side.into(),
-            troop: "light_infantry".into(),
-            pos: Point::new(x, y),
-            facing: 0.0,
-            base: Base::Round { diameter: 1.0 },
-            stats: Default::default(),
-            hits: 0,
-            stands: 1,
-            tags: Default::default(),
-            abilities: vec![],
-            groups: Default::default(),
-            in_play: true,
-        }
+        Unit::figure(id, side, x, y)
     }
 
     fn field() -> Battlefield {

@@ -574,7 +574,6 @@ pub fn clip(text: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Base;
     use crate::scenario::Edge;
 
     fn state() -> GameState {
@@ -582,20 +581,10 @@ mod tests {
         for (id, side, x) in [("a", "red", 1.0), ("b", "blue", 5.0)] {
             field
                 .add_unit(Unit {
-                    id: id.into(),
-                    name: id.into(),
-                    side: side.into(),
                     troop: "t".into(),
                     pos: Point::new(x, 1.0),
-                    facing: 0.0,
-                    base: Base::Round { diameter: 1.0 },
                     stats: [("attack".to_string(), Stat::Int(1))].into(),
-                    hits: 0,
-                    stands: 1,
-                    tags: Default::default(),
-                    abilities: vec![],
-                    groups: Default::default(),
-                    in_play: true,
+                    ..Unit::figure(id, side, x, 1.0)
                 })
                 .unwrap();
         }

@@ -113,6 +113,27 @@ impl Unit {
     pub fn label(&self) -> String {
         format!("{} ({})", self.id, self.name)
     }
+
+    /// A plain figure on a 1-inch round base facing north, for tests.
+    #[cfg(test)]
+    pub(crate) fn figure(id: &str, side: &str, x: f64, y: f64) -> Unit {
+        Unit {
+            id: id.into(),
+            name: id.into(),
+            side: side.into(),
+            troop: "light_infantry".into(),
+            pos: Point::new(x, y),
+            facing: 0.0,
+            base: Base::Round { diameter: 1.0 },
+            stats: BTreeMap::new(),
+            hits: 0,
+            stands: 1,
+            tags: BTreeSet::new(),
+            abilities: vec![],
+            groups: BTreeMap::new(),
+            in_play: true,
+        }
+    }
 }
 
 #[cfg(test)]

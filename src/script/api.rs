@@ -508,12 +508,6 @@ fn place(state: &GameState, v: &Dynamic) -> Res<Point> {
     )))
 }
 
-fn unit_of(v: &Dynamic, what: &str) -> Res<usize> {
-    v.read_lock::<UnitRef>()
-        .map(|u| u.0)
-        .ok_or_else(|| host_error(format!("{what} must be a unit, not {}", v.type_name())))
-}
-
 fn feature_map(state: &GameState, idx: usize) -> Dynamic {
     let f = &state.battlefield.terrain.features[idx];
     let mut m = Map::new();
@@ -1087,7 +1081,6 @@ fn register_units(engine: &mut Engine, state: &Shared) {
     engine
         .register_fn("==", |a: UnitRef, b: UnitRef| a == b)
         .register_fn("!=", |a: UnitRef, b: UnitRef| a != b);
-    let _ = unit_of;
 }
 
 fn register_game(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
