@@ -51,6 +51,12 @@ pub enum Event {
     },
     /// A status tag was put on or taken off a unit.
     Tag { unit: String, tag: String, on: bool },
+    /// A unit's special ability was used, came into force or ended.
+    Ability {
+        unit: String,
+        ability: String,
+        what: String,
+    },
     /// A unit left play.
     Remove { unit: String, reason: String },
     /// A unit came back into play.
@@ -113,6 +119,7 @@ impl Event {
                 on: false,
             } => format!("  {unit} loses the tag `{tag}`"),
             Event::Remove { unit, reason } => format!("  {unit} is removed: {reason}"),
+            Event::Ability { unit, ability, what } => format!("  {unit}: {ability} {what}"),
             Event::Restore { unit } => format!("  {unit} returns to play"),
             Event::Turn { turn, side } => format!("turn {turn}: {side} to play"),
             Event::Say { text } => text.clone(),

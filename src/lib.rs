@@ -7,6 +7,7 @@
 //! 3. the session: [`scenario`], [`ruleset`], [`state`], [`event`], [`session`];
 //! 4. front ends: [`command`] (lines typed at the prompt) and [`cli`].
 
+pub mod ability;
 pub mod battlefield;
 pub mod cards;
 pub mod cli;

@@ -17,6 +17,7 @@ use crate::error::{Error, read_file};
 use crate::event::Event;
 use crate::project::Project;
 use crate::scenario::Scenario;
+use crate::script::abilities::Abilities;
 use crate::script::api::{self, Shared};
 use crate::script::engine::{self, Budget, Limits};
 use crate::script::error::Sources;
@@ -46,6 +47,7 @@ pub struct Session {
     scope: Scope<'static>,
     sources: Sources,
     verbs: BTreeMap<String, Verb>,
+    abilities: api::SharedAbilities,
     has_setup: bool,
     emitted: usize,
 }
@@ -79,7 +81,8 @@ impl Session {
             project.scripts_dir(),
         ];
         let mut engine = engine::sandboxed(&limits, &budget, roots);
-        api::register(&mut engine, &state, &scenario.ruleset);
+        let abilities: api::SharedAbilities = Rc::default();
+        api::register(&mut engine, &state, &scenario.ruleset, &abilities);
         let watched = state.clone();
         budget.watch(move || watched.try_borrow().ok().and_then(|s| s.flooded()));
 
@@ -92,6 +95,7 @@ impl Session {
             scope: Scope::new(),
             sources: Sources::default(),
             verbs: BTreeMap::new(),
+            abilities,
             has_setup: false,
             emitted: 0,
             scenario,
@@ -101,6 +105,7 @@ impl Session {
         for path in scripts {
             session.load_script(project, &path)?;
         }
+        session.load_abilities(project)?;
         if let Some(first) = session.scenario.first.clone() {
             session
                 .state
@@ -160,6 +165,49 @@ impl Session {
         }
         self.ast = self.ast.merge(&ast.clone_functions_only());
         Ok(())
+    }
+
+    /// Loads the ability scripts the scenario's units have, and checks each unit may have
+    /// each of its abilities.
+    fn load_abilities(&mut self, project: &Project) -> Result<(), Error> {
+        let names: std::collections::BTreeSet<String> = self
+            .scenario
+            .battlefield
+            .units()
+            .iter()
+            .flat_map(|u| u.abilities.iter().cloned())
+            .collect();
+        self.budget.start(self.limits.time_budget);
+        let loaded = Abilities::load(&self.engine, project, &names, &mut self.sources);
+        self.budget.stop();
+        let loaded = loaded?;
+        for unit in self.scenario.battlefield.units() {
+            for name in &unit.abilities {
+                let meta = &loaded.list[name].meta;
+                if !meta.allows_troop(&unit.troop) {
+                    return Err(Error::other(
+                        format!(
+                            "`{}` is {} and may not have {} (`{name}`)",
+                            unit.id,
+                            unit.troop.replace('_', " "),
+                            meta.name
+                        ),
+                        Some(format!(
+                            "{} is for: {}",
+                            meta.name,
+                            meta.troops.as_deref().unwrap_or_default().join(", ")
+                        )),
+                    ));
+                }
+            }
+        }
+        *self.abilities.borrow_mut() = loaded;
+        Ok(())
+    }
+
+    /// Who changed what in the last action, one line per number asked for.
+    pub fn explain(&self) -> Vec<String> {
+        self.state.borrow().trace.clone()
     }
 
     /// Runs `f` under the time budget. On failure the game goes back to where it was

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::ability::AbilityUse;
 use crate::battlefield::Battlefield;
 use crate::cards::{Card, CardError, Deck};
 use crate::dice::{DiceError, DiceExpr, Roll};
@@ -36,6 +37,10 @@ pub struct GameState {
     pub first_side: Option<String>,
     /// Everything that happened, in order.
     pub log: Vec<Event>,
+    /// How each unit has used each of its abilities, by unit index and ability name.
+    pub ability_uses: BTreeMap<(usize, String), AbilityUse>,
+    /// Who changed what in the last action (`explain`): one line per number asked for.
+    pub trace: Vec<String>,
     /// What the action under way has recorded, against the flood limits.
     recorded: Recorded,
     /// How to undo each change since the game began (or the last [`GameState::commit`]),
@@ -57,6 +62,7 @@ enum Undo {
     InPlay(usize, bool),
     Turn(i64, String, Option<String>),
     Deck(String, Option<Deck>),
+    Ability(usize, String, Option<AbilityUse>),
 }
 
 /// The most events and undo entries one action may record: a script in a loop that logs or
@@ -104,6 +110,8 @@ impl GameState {
                 .unwrap_or_default(),
             first_side: None,
             log: Vec::new(),
+            ability_uses: BTreeMap::new(),
+            trace: Vec::new(),
             recorded: Recorded::default(),
             journal: Vec::new(),
         };
@@ -142,6 +150,28 @@ impl GameState {
     /// Starts counting a new action against the flood limits.
     pub fn begin_action(&mut self) {
         self.recorded = Recorded::default();
+        self.trace.clear();
+    }
+
+    /// How a unit has used an ability so far.
+    pub fn ability_use(&self, idx: usize, ability: &str) -> AbilityUse {
+        self.ability_uses
+            .get(&(idx, ability.to_string()))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Records a new use state for a unit's ability, with an event saying what happened.
+    pub fn set_ability_use(&mut self, idx: usize, ability: &str, state: AbilityUse, what: &str) {
+        let key = (idx, ability.to_string());
+        let before = self.ability_uses.insert(key, state);
+        self.remember(Undo::Ability(idx, ability.to_string(), before));
+        let unit = self.id(idx);
+        self.emit(Event::Ability {
+            unit,
+            ability: ability.into(),
+            what: what.into(),
+        });
     }
 
     /// Why the action under way must stop, if it has recorded too much.
@@ -230,6 +260,12 @@ impl GameState {
                 self.turn = turn;
                 self.active_side = side;
                 self.first_side = first;
+            }
+            Undo::Ability(i, name, before) => {
+                match before {
+                    Some(b) => self.ability_uses.insert((i, name), b),
+                    None => self.ability_uses.remove(&(i, name)),
+                };
             }
             Undo::Deck(name, deck) => {
                 match deck {
@@ -602,6 +638,8 @@ mod tests {
             active_side: "red".into(),
             first_side: Some("red".into()),
             log: Vec::new(),
+            ability_uses: BTreeMap::new(),
+            trace: Vec::new(),
             recorded: Recorded::default(),
             journal: Vec::new(),
         }

@@ -12,6 +12,8 @@
 //! - grid areas: `area_of`, `area_centre`, `area_distance`, `adjacent`, `area_aspect`;
 //! - units: `unit`, `units`, `all_units`, `units_tagged`, `units_in_group`, `units_within`,
 //!   `nearest_enemy`, `enemies`, `sides`, `side_name`, and the `Unit` properties and methods;
+//! - abilities: `ask`, `allowed`, `notify` (the hook dispatcher, see `abilities.rs`),
+//!   `use_ability`, `end_ability`, `ability_active`, `uses_left`, `has_ability`;
 //! - the game: `turn`, `active_side`, `set_turn`, `say`, `data`, `troop`, `seed`, and `print`
 //!   and `debug`, which write to the event log.
 //!
@@ -23,7 +25,7 @@ use std::rc::Rc;
 
 use rhai::{
     Array, Dynamic, Engine, EvalAltResult, FLOAT, FuncRegistration, INT, ImmutableString, Map,
-    Position,
+    NativeCallContext, Position,
 };
 
 use crate::cards::{Card, Colour, Deck, Suit};
@@ -36,6 +38,10 @@ use crate::unit::{Stat, Unit};
 
 /// The game state shared between the session and the functions registered on its engine.
 pub type Shared = Rc<RefCell<GameState>>;
+
+/// The session's abilities, shared with the dispatcher functions (filled once the engine
+/// that compiles them exists).
+pub type SharedAbilities = Rc<RefCell<crate::script::abilities::Abilities>>;
 
 type Res<T> = Result<T, Box<EvalAltResult>>;
 
@@ -219,7 +225,8 @@ fn show_depth(state: &GameState, v: &Dynamic, depth: usize) -> String {
 }
 
 /// Registers the whole host API on `engine`, bound to `state` and `ruleset`.
-pub fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
+pub fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset, abilities: &SharedAbilities) {
+    register_abilities(engine, state, abilities);
     register_log(engine, state);
     register_dice(engine, state);
     register_cards(engine, state);
@@ -228,6 +235,89 @@ pub fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
     register_grid(engine, state);
     register_units(engine, state);
     register_game(engine, state, ruleset);
+}
+
+/// A refusal by the rules, shown to the player as a plain message (like `throw`).
+fn refusal(message: String) -> Box<EvalAltResult> {
+    EvalAltResult::ErrorRuntime(message.into(), Position::NONE).into()
+}
+
+fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbilities) {
+    let (st, ab) = (state.clone(), abilities.clone());
+    volatile!(engine, "ask", move |ctx: NativeCallContext, hook: &str, u: UnitRef, value: Dynamic, info: Map| -> Res<Dynamic> {
+        ab.borrow().ask(ctx.engine(), &st, hook, u.0, value, info)
+    });
+    let (st, ab) = (state.clone(), abilities.clone());
+    volatile!(engine, "allowed", move |ctx: NativeCallContext, hook: &str, u: UnitRef, info: Map| -> Res<bool> {
+        ab.borrow().allowed(ctx.engine(), &st, hook, u.0, info)
+    });
+    let (st, ab) = (state.clone(), abilities.clone());
+    volatile!(engine, "notify", move |ctx: NativeCallContext, hook: &str, u: UnitRef, info: Map| -> Res<()> {
+        ab.borrow().notify(ctx.engine(), &st, hook, u.0, info)
+    });
+
+    // The checks every ability function makes: the unit has it, and it is loaded.
+    fn lookup(st: &Shared, ab: &SharedAbilities, u: UnitRef, name: &str) -> Res<(crate::ability::AbilityMeta, String)> {
+        let s = st.borrow();
+        let unit = s.unit(u.0).map_err(host_error)?;
+        if !unit.abilities.iter().any(|a| a == name) {
+            let has = if unit.abilities.is_empty() { "none".to_string() } else { unit.abilities.join(", ") };
+            return Err(refusal(format!("{} has no ability `{name}` (its abilities: {has})", unit.id)));
+        }
+        let abilities = ab.borrow();
+        let loaded = abilities
+            .list
+            .get(name)
+            .ok_or_else(|| host_error(format!("ability `{name}` is not loaded")))?;
+        Ok((loaded.meta.clone(), unit.id.clone()))
+    }
+    let (st, ab) = (state.clone(), abilities.clone());
+    volatile!(engine, "use_ability", move |u: UnitRef, name: &str| -> Res<()> {
+        let (meta, id) = lookup(&st, &ab, u, name)?;
+        let mut s = st.borrow_mut();
+        let before = s.ability_use(u.0, name);
+        meta.check_use(&before, s.turn).map_err(|why| refusal(format!("{id} cannot use {why}")))?;
+        let after = meta.used(&before, s.turn);
+        let left = match meta.uses_left(&after) {
+            Some(0) => ", no uses left".to_string(),
+            Some(n) => format!(", {n} use{} left", if n == 1 { "" } else { "s" }),
+            None => String::new(),
+        };
+        let lasts = match after.until {
+            Some(t) if t == s.turn => " for this turn".to_string(),
+            Some(t) => format!(" until turn {t}"),
+            None => String::new(),
+        };
+        s.set_ability_use(u.0, name, after, &format!("in force{lasts} ({}{left})", meta.name));
+        Ok(())
+    });
+    let (st, ab) = (state.clone(), abilities.clone());
+    volatile!(engine, "end_ability", move |u: UnitRef, name: &str| -> Res<()> {
+        let (meta, _) = lookup(&st, &ab, u, name)?;
+        let mut s = st.borrow_mut();
+        let before = s.ability_use(u.0, name);
+        if meta.is_active(&before, s.turn) && meta.activation != crate::ability::Activation::Always {
+            let after = crate::ability::AbilityUse { active: false, until: None, ..before };
+            s.set_ability_use(u.0, name, after, &format!("ends ({})", meta.name));
+        }
+        Ok(())
+    });
+    let (st, ab) = (state.clone(), abilities.clone());
+    volatile!(engine, "ability_active", move |u: UnitRef, name: &str| -> Res<bool> {
+        let (meta, _) = lookup(&st, &ab, u, name)?;
+        let s = st.borrow();
+        Ok(meta.is_active(&s.ability_use(u.0, name), s.turn))
+    });
+    let (st, ab) = (state.clone(), abilities.clone());
+    volatile!(engine, "uses_left", move |u: UnitRef, name: &str| -> Res<Dynamic> {
+        let (meta, _) = lookup(&st, &ab, u, name)?;
+        let s = st.borrow();
+        Ok(meta.uses_left(&s.ability_use(u.0, name)).map_or(Dynamic::UNIT, |n| Dynamic::from_int(INT::from(n))))
+    });
+    let st = state.clone();
+    volatile!(engine, "has_ability", move |u: UnitRef, name: &str| -> Res<bool> {
+        with_unit(&st, u, |unit| unit.abilities.iter().any(|a| a == name))
+    });
 }
 
 fn register_log(engine: &mut Engine, state: &Shared) {

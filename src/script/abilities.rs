@@ -1,0 +1,234 @@
+//! Ability scripts and the hook dispatcher.
+//!
+//! Each ability is one script, `scripts/abilities/<name>.rhai`, compiled on its own (so two
+//! abilities may both define `defend_dice`). It declares itself in `meta()` and implements
+//! only the hooks it needs. Rules never call abilities directly: they ask the dispatcher,
+//! through the script functions registered in `api.rs`:
+//!
+//! - `ask(hook, unit, value, info)`: a number (or any value) a rule needs, e.g.
+//!   `ask("defend_dice", defender, 2, #{attacker: a})`. Each active ability of `unit` that
+//!   defines `hook(value, info)` gets the value so far and returns the new one.
+//! - `allowed(hook, unit, info)`: a permission, e.g. `allowed("can_die", u, #{...})`. Each
+//!   active ability that defines `hook(info)` answers; any `false` forbids.
+//! - `notify(hook, unit, info)`: a reaction, e.g. `notify("on_kill", u, #{victim: v})`.
+//!
+//! The order is documented and deterministic: the unit's abilities in the order the
+//! scenario gives them. `info` always carries `unit`. Every `ask` and every refusal is
+//! recorded in the trace that `explain` shows.
+
+use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet};
+
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, Position, Scope};
+
+use crate::ability::AbilityMeta;
+use crate::error::{Error, read_file};
+use crate::project::Project;
+use crate::script::api::{HostError, Shared, UnitRef};
+use crate::script::error::Sources;
+
+/// How deeply hooks may call `ask` from inside other hooks.
+pub const MAX_HOOK_DEPTH: usize = 8;
+
+/// One ability script, compiled.
+pub struct LoadedAbility {
+    /// Its name: the script's file name without `.rhai`.
+    pub id: String,
+    /// What it declares about itself.
+    pub meta: AbilityMeta,
+    /// Its functions.
+    pub ast: AST,
+    /// The hooks it implements (its public functions other than `meta`).
+    pub hooks: BTreeSet<String>,
+}
+
+/// The abilities of a session, by name.
+#[derive(Default)]
+pub struct Abilities {
+    /// The loaded abilities.
+    pub list: BTreeMap<String, LoadedAbility>,
+    depth: Cell<usize>,
+}
+
+impl Abilities {
+    /// Loads the named abilities from `scripts/abilities/`.
+    pub fn load(
+        engine: &Engine,
+        project: &Project,
+        names: &BTreeSet<String>,
+        sources: &mut Sources,
+    ) -> Result<Abilities, Error> {
+        let mut list = BTreeMap::new();
+        for id in names {
+            let path = project.abilities_dir().join(format!("{id}.rhai"));
+            let text = read_file(&path)?;
+            let source = path
+                .strip_prefix(project.root())
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            sources.insert(&source, &text);
+            let mut ast = engine
+                .compile(&text)
+                .map_err(|e| sources.parse_error(&source, &e))?;
+            ast.set_source(source.as_str());
+            let meta: Dynamic = engine
+                .call_fn_with_options(
+                    CallFnOptions::new().eval_ast(false),
+                    &mut Scope::new(),
+                    &ast,
+                    "meta",
+                    (),
+                )
+                .map_err(|e| {
+                    Error::other(
+                        format!("ability `{id}`: its `meta()` failed: {e}"),
+                        Some(format!("{source} must define `fn meta()` returning a map (see docs/abilities.md)")),
+                    )
+                })?;
+            let meta: AbilityMeta = rhai::serde::from_dynamic(&meta).map_err(|e| {
+                Error::other(
+                    format!("ability `{id}`: bad `meta()`: {e}"),
+                    Some("it needs `name` and `activation` (always, chosen or triggered); see docs/abilities.md".into()),
+                )
+            })?;
+            let hooks = ast
+                .iter_functions()
+                .filter(|f| f.name != "meta" && f.access != rhai::FnAccess::Private)
+                .map(|f| f.name.to_string())
+                .collect();
+            list.insert(
+                id.clone(),
+                LoadedAbility {
+                    id: id.clone(),
+                    meta,
+                    ast,
+                    hooks,
+                },
+            );
+        }
+        Ok(Abilities {
+            list,
+            depth: Cell::new(0),
+        })
+    }
+
+    /// The abilities of a unit that are in force and implement `hook`, in order.
+    fn active<'a>(&'a self, state: &Shared, idx: usize, hook: &str) -> Result<Vec<&'a LoadedAbility>, Box<EvalAltResult>> {
+        let s = state.borrow();
+        let unit = s.unit(idx).map_err(|e| host(e))?;
+        Ok(unit
+            .abilities
+            .iter()
+            .filter_map(|name| self.list.get(name))
+            .filter(|a| a.hooks.contains(hook))
+            .filter(|a| a.meta.is_active(&s.ability_use(idx, &a.id), s.turn))
+            .collect())
+    }
+
+    /// Calls one hook, naming the ability and the hook if it fails.
+    fn call(&self, engine: &Engine, ability: &LoadedAbility, hook: &str, args: Vec<Dynamic>) -> Result<Dynamic, Box<EvalAltResult>> {
+        if self.depth.get() >= MAX_HOOK_DEPTH {
+            return Err(host(format!(
+                "abilities asked each other more than {MAX_HOOK_DEPTH} deep (hook `{hook}` of `{}`)",
+                ability.id
+            )));
+        }
+        self.depth.set(self.depth.get() + 1);
+        let result = engine.call_fn_with_options::<Dynamic>(
+            CallFnOptions::new().eval_ast(false).rewind_scope(true),
+            &mut Scope::new(),
+            &ability.ast,
+            hook,
+            args,
+        );
+        self.depth.set(self.depth.get() - 1);
+        result.map_err(|e| {
+            let source = ability.ast.source().unwrap_or_default().to_string();
+            Box::new(EvalAltResult::ErrorInFunctionCall(
+                format!("{hook}` of ability `{}", ability.id),
+                source,
+                e,
+                Position::NONE,
+            ))
+        })
+    }
+
+    /// `ask`: runs the number hooks and records the trace line.
+    pub fn ask(&self, engine: &Engine, state: &Shared, hook: &str, idx: usize, base: Dynamic, info: Map) -> Result<Dynamic, Box<EvalAltResult>> {
+        let info = with_unit(info, idx);
+        let mut value = base.clone();
+        let mut parts = Vec::new();
+        for ability in self.active(state, idx, hook)? {
+            let new = self.call(engine, ability, hook, vec![value.clone(), info.clone().into()])?;
+            parts.push(describe(&value, &new, ability, hook));
+            value = new;
+        }
+        let mut s = state.borrow_mut();
+        let unit = s.unit(idx).map_err(|e| host(e))?;
+        let line = format!(
+            "{} for {}: {} ({}){} = {}",
+            hook.replace('_', " "),
+            unit.id,
+            base,
+            unit.troop.replace('_', " "),
+            parts.iter().map(|p| format!(" {p}")).collect::<String>(),
+            value
+        );
+        s.trace.push(line);
+        Ok(value)
+    }
+
+    /// `allowed`: runs the permission hooks; any `false` forbids.
+    pub fn allowed(&self, engine: &Engine, state: &Shared, hook: &str, idx: usize, info: Map) -> Result<bool, Box<EvalAltResult>> {
+        let info = with_unit(info, idx);
+        let mut allowed = true;
+        for ability in self.active(state, idx, hook)? {
+            let answer = self.call(engine, ability, hook, vec![info.clone().into()])?;
+            let yes = answer.as_bool().map_err(|t| {
+                host(format!("hook `{hook}` of ability `{}` must answer true or false, not {t}", ability.id))
+            })?;
+            if !yes {
+                allowed = false;
+                let mut s = state.borrow_mut();
+                let unit = s.unit(idx).map(|u| u.id.clone()).unwrap_or_default();
+                s.trace.push(format!("{} for {unit}: no, by {}", hook.replace('_', " "), ability.id));
+            }
+        }
+        Ok(allowed)
+    }
+
+    /// `notify`: runs the reaction hooks.
+    pub fn notify(&self, engine: &Engine, state: &Shared, hook: &str, idx: usize, info: Map) -> Result<(), Box<EvalAltResult>> {
+        let info = with_unit(info, idx);
+        for ability in self.active(state, idx, hook)? {
+            let _ = self.call(engine, ability, hook, vec![info.clone().into()])?;
+        }
+        Ok(())
+    }
+}
+
+fn with_unit(mut info: Map, idx: usize) -> Map {
+    info.insert("unit".into(), Dynamic::from(UnitRef(idx)));
+    info
+}
+
+fn host(message: impl Into<String>) -> Box<EvalAltResult> {
+    EvalAltResult::ErrorRuntime(Dynamic::from(HostError::new(message)), Position::NONE).into()
+}
+
+/// How one ability changed a value, for the trace: `+1 testudo`, `set to 45 by testudo`.
+fn describe(old: &Dynamic, new: &Dynamic, ability: &LoadedAbility, hook: &str) -> String {
+    if ability.meta.overrides.iter().any(|h| h == hook) {
+        return format!("set to {new} by {}", ability.id);
+    }
+    let as_number = |v: &Dynamic| v.as_int().map(|i| i as f64).or_else(|_| v.as_float());
+    match (as_number(old), as_number(new)) {
+        (Ok(a), Ok(b)) => {
+            let delta = b - a;
+            let shown = if delta.fract() == 0.0 { format!("{}", delta.abs() as i64) } else { format!("{}", delta.abs()) };
+            format!("{}{shown} {}", if delta < 0.0 { "-" } else { "+" }, ability.id)
+        }
+        _ => format!("-> {new} by {}", ability.id),
+    }
+}
