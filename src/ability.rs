@@ -44,6 +44,10 @@ pub struct AbilityMeta {
     /// in `explain`).
     #[serde(default)]
     pub overrides: Vec<String>,
+    /// Whether a whole formation takes it up at once (Testudo, Shield Wall): the rules use it
+    /// for every figure of the user's formation that has it.
+    #[serde(default)]
+    pub formation: bool,
 }
 
 /// How one unit has used one ability so far.
@@ -70,7 +74,10 @@ impl AbilityMeta {
     /// Why the ability cannot be used now, if it cannot.
     pub fn check_use(&self, state: &AbilityUse, turn: i64) -> Result<(), String> {
         if self.activation == Activation::Always {
-            return Err(format!("{} is always in force: there is nothing to use", self.name));
+            return Err(format!(
+                "{} is always in force: there is nothing to use",
+                self.name
+            ));
         }
         if self.is_active(state, turn) {
             return Err(format!("{} is already in force", self.name));
@@ -78,8 +85,15 @@ impl AbilityMeta {
         if let Some(uses) = self.uses
             && state.used >= uses
         {
-            let times = if uses == 1 { "once".to_string() } else { format!("{uses} times") };
-            return Err(format!("{} is spent: it can be used {times} a battle", self.name));
+            let times = if uses == 1 {
+                "once".to_string()
+            } else {
+                format!("{uses} times")
+            };
+            return Err(format!(
+                "{} is spent: it can be used {times} a battle",
+                self.name
+            ));
         }
         if let Some(last) = state.last_used {
             let ready = last + i64::from(self.rest) + 1;
@@ -123,7 +137,12 @@ impl AbilityMeta {
 mod tests {
     use super::*;
 
-    fn meta(activation: Activation, uses: Option<u32>, rest: u32, lasts: Option<u32>) -> AbilityMeta {
+    fn meta(
+        activation: Activation,
+        uses: Option<u32>,
+        rest: u32,
+        lasts: Option<u32>,
+    ) -> AbilityMeta {
         AbilityMeta {
             name: "Test".into(),
             activation,
@@ -132,6 +151,7 @@ mod tests {
             lasts,
             troops: Some(vec!["heavy_cavalry".into()]),
             overrides: vec![],
+            formation: false,
         }
     }
 
@@ -141,7 +161,10 @@ mod tests {
         let s = m.used(&AbilityUse::default(), 1);
         assert!(m.is_active(&s, 1));
         assert!(!m.is_active(&s, 2), "lasts one turn");
-        assert_eq!(m.check_use(&s, 5).unwrap_err(), "Test is spent: it can be used once a battle");
+        assert_eq!(
+            m.check_use(&s, 5).unwrap_err(),
+            "Test is spent: it can be used once a battle"
+        );
         assert_eq!(m.uses_left(&s), Some(0));
     }
 

@@ -26,6 +26,10 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         "list the units in play (`:units SIDE` for one side)",
     ),
     (":seed", "show the seed of this game"),
+    (
+        ":explain",
+        "show who changed what in the last action: dice, ranges and the abilities that changed them",
+    ),
     (":quit", "leave (Ctrl-D does too)"),
 ];
 
@@ -325,6 +329,7 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
     match name {
         ":quit" | ":q" | ":exit" => Ok(Reply::Quit),
         ":seed" => Ok(Reply::Text(format!("seed {}", session.state().rng.seed()))),
+        ":explain" => Ok(Reply::Text(explain(session))),
         ":units" => Ok(Reply::Text(units(
             session,
             ws.get(1).map(|w| w.text.as_str()),
@@ -400,6 +405,16 @@ fn help(session: &Session, origin: &str, line: &str, topic: Option<&Word>) -> Re
         "Anything else is Rhai, e.g. `unit(\"viking_1\").stat(\"attack\")`; see docs/api.md.",
     );
     Ok(Reply::Text(out))
+}
+
+/// The trace of the last action, for `:explain`.
+pub fn explain(session: &Session) -> String {
+    let trace = session.explain();
+    if trace.is_empty() {
+        "the last action asked the rules for no numbers".into()
+    } else {
+        trace.join("\n")
+    }
 }
 
 /// The first sentence of a doc comment, for one-line listings.

@@ -119,7 +119,7 @@ impl Event {
                 on: false,
             } => format!("  {unit} loses the tag `{tag}`"),
             Event::Remove { unit, reason } => format!("  {unit} is removed: {reason}"),
-            Event::Ability { unit, ability, what } => format!("  {unit}: {ability} {what}"),
+            Event::Ability { unit, what, .. } => format!("  {unit}: {what}"),
             Event::Restore { unit } => format!("  {unit} returns to play"),
             Event::Turn { turn, side } => format!("turn {turn}: {side} to play"),
             Event::Say { text } => text.clone(),

@@ -150,7 +150,7 @@ fn check_of_the_project_reports_no_problem() {
         assert!(line.starts_with("ok   "), "not ok: {line}");
     }
     out.stdout_has(&[
-        "romans_vs_vikings.yaml (scenario, 17 units)",
+        "romans_vs_vikings.yaml (scenario, 20 units)",
         "rules.rhai (script,",
         "ruleset.yaml (ruleset, 14 troop types)",
     ]);

@@ -65,6 +65,10 @@ enum Command {
         /// The scenario to run it in (default: the default scenario)
         #[arg(long)]
         scenario: Option<PathBuf>,
+        /// After each action, show who changed what: dice, ranges and the abilities that
+        /// changed them
+        #[arg(long)]
+        explain: bool,
     },
     /// Auto-play one whole battle with the scenario's policies and narrate it
     Battle {
@@ -134,7 +138,11 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
     match cli.command {
         None => play::play(&common, None),
         Some(Command::Play { scenario }) => play::play(&common, scenario),
-        Some(Command::Run { file, scenario }) => run::run(&common, file, scenario),
+        Some(Command::Run {
+            file,
+            scenario,
+            explain,
+        }) => run::run(&common, file, scenario, explain),
         Some(Command::Roll { expr }) => roll::roll(&common, &expr),
         Some(Command::Check { paths }) => check::check(&common, &paths),
         Some(Command::Battle { .. }) => {

@@ -10,7 +10,12 @@ use crate::command::{self, Reply};
 use crate::error::{Error, read_file};
 
 /// Runs a batch file.
-pub fn run(common: &Common, file: Option<PathBuf>, scenario: Option<PathBuf>) -> Result<u8, Error> {
+pub fn run(
+    common: &Common,
+    file: Option<PathBuf>,
+    scenario: Option<PathBuf>,
+    explain: bool,
+) -> Result<u8, Error> {
     let (name, text) = match &file {
         Some(p) if p.as_os_str() != "-" => (p.display().to_string(), read_file(p)?),
         _ => {
@@ -26,6 +31,7 @@ pub fn run(common: &Common, file: Option<PathBuf>, scenario: Option<PathBuf>) ->
     if name.ends_with(".rhai") {
         let result = session.eval(&name, &text);
         flush_events(&mut session, common.json);
+        show_trace(&session, explain, common.json);
         let value = result?;
         if !value.is_unit() && !common.json {
             outln!("=> {}", session.show(&value));
@@ -57,6 +63,7 @@ pub fn run(common: &Common, file: Option<PathBuf>, scenario: Option<PathBuf>) ->
             line,
         );
         flush_events(&mut session, common.json);
+        show_trace(&session, explain, common.json);
         match result? {
             Reply::Quit => break,
             Reply::Done => {}
@@ -74,4 +81,21 @@ pub fn run(common: &Common, file: Option<PathBuf>, scenario: Option<PathBuf>) ->
         ));
     }
     Ok(0)
+}
+
+/// With `--explain`, the trace of the action just run, each line marked.
+fn show_trace(session: &crate::session::Session, explain: bool, json: bool) {
+    if !explain {
+        return;
+    }
+    for line in session.explain() {
+        if json {
+            outln!(
+                "{}",
+                serde_json::json!({ "event": "explain", "text": line })
+            );
+        } else {
+            outln!("  [explain] {line}");
+        }
+    }
 }

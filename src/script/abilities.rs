@@ -114,7 +114,12 @@ impl Abilities {
     }
 
     /// The abilities of a unit that are in force and implement `hook`, in order.
-    fn active<'a>(&'a self, state: &Shared, idx: usize, hook: &str) -> Result<Vec<&'a LoadedAbility>, Box<EvalAltResult>> {
+    fn active<'a>(
+        &'a self,
+        state: &Shared,
+        idx: usize,
+        hook: &str,
+    ) -> Result<Vec<&'a LoadedAbility>, Box<EvalAltResult>> {
         let s = state.borrow();
         let unit = s.unit(idx).map_err(|e| host(e))?;
         Ok(unit
@@ -127,7 +132,13 @@ impl Abilities {
     }
 
     /// Calls one hook, naming the ability and the hook if it fails.
-    fn call(&self, engine: &Engine, ability: &LoadedAbility, hook: &str, args: Vec<Dynamic>) -> Result<Dynamic, Box<EvalAltResult>> {
+    fn call(
+        &self,
+        engine: &Engine,
+        ability: &LoadedAbility,
+        hook: &str,
+        args: Vec<Dynamic>,
+    ) -> Result<Dynamic, Box<EvalAltResult>> {
         if self.depth.get() >= MAX_HOOK_DEPTH {
             return Err(host(format!(
                 "abilities asked each other more than {MAX_HOOK_DEPTH} deep (hook `{hook}` of `{}`)",
@@ -155,12 +166,25 @@ impl Abilities {
     }
 
     /// `ask`: runs the number hooks and records the trace line.
-    pub fn ask(&self, engine: &Engine, state: &Shared, hook: &str, idx: usize, base: Dynamic, info: Map) -> Result<Dynamic, Box<EvalAltResult>> {
+    pub fn ask(
+        &self,
+        engine: &Engine,
+        state: &Shared,
+        hook: &str,
+        idx: usize,
+        base: Dynamic,
+        info: Map,
+    ) -> Result<Dynamic, Box<EvalAltResult>> {
         let info = with_unit(info, idx);
         let mut value = base.clone();
         let mut parts = Vec::new();
         for ability in self.active(state, idx, hook)? {
-            let new = self.call(engine, ability, hook, vec![value.clone(), info.clone().into()])?;
+            let new = self.call(
+                engine,
+                ability,
+                hook,
+                vec![value.clone(), info.clone().into()],
+            )?;
             parts.push(describe(&value, &new, ability, hook));
             value = new;
         }
@@ -180,26 +204,47 @@ impl Abilities {
     }
 
     /// `allowed`: runs the permission hooks; any `false` forbids.
-    pub fn allowed(&self, engine: &Engine, state: &Shared, hook: &str, idx: usize, info: Map) -> Result<bool, Box<EvalAltResult>> {
+    pub fn allowed(
+        &self,
+        engine: &Engine,
+        state: &Shared,
+        hook: &str,
+        idx: usize,
+        info: Map,
+    ) -> Result<bool, Box<EvalAltResult>> {
         let info = with_unit(info, idx);
         let mut allowed = true;
         for ability in self.active(state, idx, hook)? {
             let answer = self.call(engine, ability, hook, vec![info.clone().into()])?;
             let yes = answer.as_bool().map_err(|t| {
-                host(format!("hook `{hook}` of ability `{}` must answer true or false, not {t}", ability.id))
+                host(format!(
+                    "hook `{hook}` of ability `{}` must answer true or false, not {t}",
+                    ability.id
+                ))
             })?;
             if !yes {
                 allowed = false;
                 let mut s = state.borrow_mut();
                 let unit = s.unit(idx).map(|u| u.id.clone()).unwrap_or_default();
-                s.trace.push(format!("{} for {unit}: no, by {}", hook.replace('_', " "), ability.id));
+                s.trace.push(format!(
+                    "{} for {unit}: no, by {}",
+                    hook.replace('_', " "),
+                    ability.id
+                ));
             }
         }
         Ok(allowed)
     }
 
     /// `notify`: runs the reaction hooks.
-    pub fn notify(&self, engine: &Engine, state: &Shared, hook: &str, idx: usize, info: Map) -> Result<(), Box<EvalAltResult>> {
+    pub fn notify(
+        &self,
+        engine: &Engine,
+        state: &Shared,
+        hook: &str,
+        idx: usize,
+        info: Map,
+    ) -> Result<(), Box<EvalAltResult>> {
         let info = with_unit(info, idx);
         for ability in self.active(state, idx, hook)? {
             let _ = self.call(engine, ability, hook, vec![info.clone().into()])?;
@@ -226,8 +271,16 @@ fn describe(old: &Dynamic, new: &Dynamic, ability: &LoadedAbility, hook: &str) -
     match (as_number(old), as_number(new)) {
         (Ok(a), Ok(b)) => {
             let delta = b - a;
-            let shown = if delta.fract() == 0.0 { format!("{}", delta.abs() as i64) } else { format!("{}", delta.abs()) };
-            format!("{}{shown} {}", if delta < 0.0 { "-" } else { "+" }, ability.id)
+            let shown = if delta.fract() == 0.0 {
+                format!("{}", delta.abs() as i64)
+            } else {
+                format!("{}", delta.abs())
+            };
+            format!(
+                "{}{shown} {}",
+                if delta < 0.0 { "-" } else { "+" },
+                ability.id
+            )
         }
         _ => format!("-> {new} by {}", ability.id),
     }

@@ -225,7 +225,12 @@ fn show_depth(state: &GameState, v: &Dynamic, depth: usize) -> String {
 }
 
 /// Registers the whole host API on `engine`, bound to `state` and `ruleset`.
-pub fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset, abilities: &SharedAbilities) {
+pub fn register(
+    engine: &mut Engine,
+    state: &Shared,
+    ruleset: &Ruleset,
+    abilities: &SharedAbilities,
+) {
     register_abilities(engine, state, abilities);
     register_log(engine, state);
     register_dice(engine, state);
@@ -244,25 +249,50 @@ fn refusal(message: String) -> Box<EvalAltResult> {
 
 fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbilities) {
     let (st, ab) = (state.clone(), abilities.clone());
-    volatile!(engine, "ask", move |ctx: NativeCallContext, hook: &str, u: UnitRef, value: Dynamic, info: Map| -> Res<Dynamic> {
+    volatile!(engine, "ask", move |ctx: NativeCallContext,
+                                   hook: &str,
+                                   u: UnitRef,
+                                   value: Dynamic,
+                                   info: Map|
+          -> Res<Dynamic> {
         ab.borrow().ask(ctx.engine(), &st, hook, u.0, value, info)
     });
     let (st, ab) = (state.clone(), abilities.clone());
-    volatile!(engine, "allowed", move |ctx: NativeCallContext, hook: &str, u: UnitRef, info: Map| -> Res<bool> {
+    volatile!(engine, "allowed", move |ctx: NativeCallContext,
+                                       hook: &str,
+                                       u: UnitRef,
+                                       info: Map|
+          -> Res<bool> {
         ab.borrow().allowed(ctx.engine(), &st, hook, u.0, info)
     });
     let (st, ab) = (state.clone(), abilities.clone());
-    volatile!(engine, "notify", move |ctx: NativeCallContext, hook: &str, u: UnitRef, info: Map| -> Res<()> {
+    volatile!(engine, "notify", move |ctx: NativeCallContext,
+                                      hook: &str,
+                                      u: UnitRef,
+                                      info: Map|
+          -> Res<()> {
         ab.borrow().notify(ctx.engine(), &st, hook, u.0, info)
     });
 
     // The checks every ability function makes: the unit has it, and it is loaded.
-    fn lookup(st: &Shared, ab: &SharedAbilities, u: UnitRef, name: &str) -> Res<(crate::ability::AbilityMeta, String)> {
+    fn lookup(
+        st: &Shared,
+        ab: &SharedAbilities,
+        u: UnitRef,
+        name: &str,
+    ) -> Res<(crate::ability::AbilityMeta, String)> {
         let s = st.borrow();
         let unit = s.unit(u.0).map_err(host_error)?;
         if !unit.abilities.iter().any(|a| a == name) {
-            let has = if unit.abilities.is_empty() { "none".to_string() } else { unit.abilities.join(", ") };
-            return Err(refusal(format!("{} has no ability `{name}` (its abilities: {has})", unit.id)));
+            let has = if unit.abilities.is_empty() {
+                "none".to_string()
+            } else {
+                unit.abilities.join(", ")
+            };
+            return Err(refusal(format!(
+                "{} has no ability `{name}` (its abilities: {has})",
+                unit.id
+            )));
         }
         let abilities = ab.borrow();
         let loaded = abilities
@@ -272,11 +302,14 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
         Ok((loaded.meta.clone(), unit.id.clone()))
     }
     let (st, ab) = (state.clone(), abilities.clone());
-    volatile!(engine, "use_ability", move |u: UnitRef, name: &str| -> Res<()> {
+    volatile!(engine, "use_ability", move |u: UnitRef,
+                                           name: &str|
+          -> Res<()> {
         let (meta, id) = lookup(&st, &ab, u, name)?;
         let mut s = st.borrow_mut();
         let before = s.ability_use(u.0, name);
-        meta.check_use(&before, s.turn).map_err(|why| refusal(format!("{id} cannot use {why}")))?;
+        meta.check_use(&before, s.turn)
+            .map_err(|why| refusal(format!("{id}: {why}")))?;
         let after = meta.used(&before, s.turn);
         let left = match meta.uses_left(&after) {
             Some(0) => ", no uses left".to_string(),
@@ -288,34 +321,61 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
             Some(t) => format!(" until turn {t}"),
             None => String::new(),
         };
-        s.set_ability_use(u.0, name, after, &format!("in force{lasts} ({}{left})", meta.name));
+        let what = format!("{} in force{lasts}{left}", meta.name);
+        s.set_ability_use(u.0, name, after, &what);
         Ok(())
     });
     let (st, ab) = (state.clone(), abilities.clone());
-    volatile!(engine, "end_ability", move |u: UnitRef, name: &str| -> Res<()> {
+    volatile!(engine, "end_ability", move |u: UnitRef,
+                                           name: &str|
+          -> Res<()> {
         let (meta, _) = lookup(&st, &ab, u, name)?;
         let mut s = st.borrow_mut();
         let before = s.ability_use(u.0, name);
-        if meta.is_active(&before, s.turn) && meta.activation != crate::ability::Activation::Always {
-            let after = crate::ability::AbilityUse { active: false, until: None, ..before };
-            s.set_ability_use(u.0, name, after, &format!("ends ({})", meta.name));
+        if meta.is_active(&before, s.turn) && meta.activation != crate::ability::Activation::Always
+        {
+            let after = crate::ability::AbilityUse {
+                active: false,
+                until: None,
+                ..before
+            };
+            s.set_ability_use(u.0, name, after, &format!("{} ends", meta.name));
         }
         Ok(())
     });
     let (st, ab) = (state.clone(), abilities.clone());
-    volatile!(engine, "ability_active", move |u: UnitRef, name: &str| -> Res<bool> {
+    volatile!(engine, "ability_active", move |u: UnitRef,
+                                              name: &str|
+          -> Res<bool> {
         let (meta, _) = lookup(&st, &ab, u, name)?;
         let s = st.borrow();
         Ok(meta.is_active(&s.ability_use(u.0, name), s.turn))
     });
     let (st, ab) = (state.clone(), abilities.clone());
-    volatile!(engine, "uses_left", move |u: UnitRef, name: &str| -> Res<Dynamic> {
+    volatile!(engine, "uses_left", move |u: UnitRef,
+                                         name: &str|
+          -> Res<Dynamic> {
         let (meta, _) = lookup(&st, &ab, u, name)?;
         let s = st.borrow();
-        Ok(meta.uses_left(&s.ability_use(u.0, name)).map_or(Dynamic::UNIT, |n| Dynamic::from_int(INT::from(n))))
+        Ok(meta
+            .uses_left(&s.ability_use(u.0, name))
+            .map_or(Dynamic::UNIT, |n| Dynamic::from_int(INT::from(n))))
+    });
+    let ab = abilities.clone();
+    volatile!(engine, "ability_meta", move |name: &str| -> Res<Dynamic> {
+        let abilities = ab.borrow();
+        let loaded = abilities.list.get(name).ok_or_else(|| {
+            host_error(format!(
+                "no ability `{name}` is loaded in this game{}",
+                crate::suggest::suggestion_suffix(name, abilities.list.keys().map(String::as_str))
+            ))
+        })?;
+        rhai::serde::to_dynamic(&loaded.meta)
     });
     let st = state.clone();
-    volatile!(engine, "has_ability", move |u: UnitRef, name: &str| -> Res<bool> {
+    volatile!(engine, "has_ability", move |u: UnitRef,
+                                           name: &str|
+          -> Res<bool> {
         with_unit(&st, u, |unit| unit.abilities.iter().any(|a| a == name))
     });
 }
