@@ -121,7 +121,7 @@ impl Abilities {
         hook: &str,
     ) -> Result<Vec<&'a LoadedAbility>, Box<EvalAltResult>> {
         let s = state.borrow();
-        let unit = s.unit(idx).map_err(|e| host(e))?;
+        let unit = s.unit(idx).map_err(host)?;
         Ok(unit
             .abilities
             .iter()
@@ -189,7 +189,7 @@ impl Abilities {
             value = new;
         }
         let mut s = state.borrow_mut();
-        let unit = s.unit(idx).map_err(|e| host(e))?;
+        let unit = s.unit(idx).map_err(host)?;
         let line = format!(
             "{} for {}: {} ({}){} = {}",
             hook.replace('_', " "),
