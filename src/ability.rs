@@ -48,6 +48,10 @@ pub struct AbilityMeta {
     /// for every figure of the user's formation that has it.
     #[serde(default)]
     pub formation: bool,
+    /// Whether it makes a unit one of the army's special units (the advanced abilities; not
+    /// the troop types' own, such as Charge).
+    #[serde(default)]
+    pub special: bool,
 }
 
 /// How one unit has used one ability so far.
@@ -152,6 +156,7 @@ mod tests {
             troops: Some(vec!["heavy_cavalry".into()]),
             overrides: vec![],
             formation: false,
+            special: false,
         }
     }
 

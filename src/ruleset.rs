@@ -27,6 +27,10 @@ pub struct TroopType {
     /// Its stats: move, dice, ranges, class, ...
     #[serde(default)]
     pub stats: BTreeMap<String, Stat>,
+    /// Abilities every unit of this type has (Charge for cavalry), before any the scenario
+    /// gives.
+    #[serde(default)]
+    pub abilities: Vec<String>,
 }
 
 /// The contents of `ruleset.yaml`.
@@ -72,6 +76,21 @@ impl Ruleset {
                 base.validate().map_err(|e| {
                     Error::other(format!("{}: troop `{troop}`: {e}", path.display()), None)
                 })?;
+            }
+        }
+        let known = project.abilities();
+        for (troop, spec) in &file.troops {
+            for a in &spec.abilities {
+                if !known.contains(a) {
+                    return Err(Error::other(
+                        format!(
+                            "{}: troop `{troop}` has unknown ability `{a}`",
+                            path.display()
+                        ),
+                        crate::suggest::did_you_mean(a, known.iter().map(String::as_str))
+                            .map(|s| format!("did you mean `{s}`?")),
+                    ));
+                }
             }
         }
         for script in &file.scripts {

@@ -161,6 +161,10 @@ fn yes() -> bool {
     true
 }
 
+fn two() -> u32 {
+    2
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScenarioFile {
@@ -176,6 +180,8 @@ struct ScenarioFile {
     grid: Option<GridSpec>,
     #[serde(default)]
     first: Option<Spanned<String>>,
+    #[serde(default = "two")]
+    special_units: u32,
     #[serde(default)]
     terrain: Vec<TerrainSpec>,
     sides: Spanned<Vec<SideSpec>>,
@@ -232,6 +238,9 @@ pub struct Scenario {
     pub decks: BTreeMap<String, DeckPlan>,
     /// House-rule scripts, loaded after the ruleset, in order.
     pub house_rules: Vec<PathBuf>,
+    /// The most special units (units with a special ability, a formation counting once) each
+    /// side may field: 2 unless the scenario says otherwise.
+    pub special_units: u32,
 }
 
 impl Scenario {
@@ -458,6 +467,7 @@ impl Builder<'_> {
             battlefield,
             decks,
             house_rules,
+            special_units: file.special_units,
         })
     }
 
@@ -671,12 +681,14 @@ impl Builder<'_> {
         }
         let mut stats = troop.stats.clone();
         stats.extend(spec.stats.clone());
-        let mut abilities: Vec<String> = troop_abilities
-            .get(&spec.troop.value)
-            .into_iter()
-            .flatten()
-            .map(|a| a.value.clone())
-            .collect();
+        // The troop type's own abilities (Charge for cavalry), then the scenario's for the
+        // troop type, then the unit's: the order hooks run in.
+        let mut abilities: Vec<String> = troop.abilities.clone();
+        for a in troop_abilities.get(&spec.troop.value).into_iter().flatten() {
+            if !abilities.contains(&a.value) {
+                abilities.push(a.value.clone());
+            }
+        }
         for a in &spec.abilities {
             if !abilities.contains(&a.value) {
                 abilities.push(a.value.clone());

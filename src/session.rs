@@ -201,6 +201,36 @@ impl Session {
                 }
             }
         }
+        // "There should only be up to 2 special units in each player's army": a formation
+        // with a special ability counts once, a figure on its own once.
+        for side in &self.scenario.sides {
+            let special: std::collections::BTreeSet<String> = self
+                .scenario
+                .battlefield
+                .units()
+                .iter()
+                .filter(|u| u.side == side.id)
+                .filter(|u| u.abilities.iter().any(|a| loaded.list[a].meta.special))
+                .map(|u| {
+                    u.groups
+                        .get("formation")
+                        .cloned()
+                        .unwrap_or_else(|| u.id.clone())
+                })
+                .collect();
+            if special.len() > self.scenario.special_units as usize {
+                return Err(Error::other(
+                    format!(
+                        "{} fields {} special units ({}); the limit is {}",
+                        side.name,
+                        special.len(),
+                        special.iter().cloned().collect::<Vec<_>>().join(", "),
+                        self.scenario.special_units
+                    ),
+                    Some("give fewer units special abilities, or raise `special_units:` in the scenario if the players agree".into()),
+                ));
+            }
+        }
         *self.abilities.borrow_mut() = loaded;
         Ok(())
     }

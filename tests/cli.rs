@@ -414,6 +414,18 @@ fn ruleset_copy() -> Workspace {
         let text = std::fs::read_to_string(project_file(&rel)).expect("the ruleset");
         ws.write(&rel, &text);
     }
+    // The troop chart gives troop types abilities (Charge, spearmen), so they come along.
+    let abilities = std::fs::read_dir(project_file("scripts/abilities")).expect("the abilities");
+    for entry in abilities {
+        let path = entry.expect("an ability").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("a name")
+            .to_string();
+        let text = std::fs::read_to_string(&path).expect("an ability script");
+        ws.write(&format!("scripts/abilities/{name}"), &text);
+    }
     ws
 }
 
