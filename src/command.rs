@@ -254,6 +254,10 @@ fn argument(session: &Session, origin: &str, line: &str, w: &Word) -> Result<Dyn
         return Ok(Dynamic::from_float(f));
     }
     let state = session.state();
+    // A side's id or an ability's name is a word, however close it is to a unit's id.
+    if state.sides.iter().any(|s| s.id == w.text) || session.has_ability_named(&w.text) {
+        return Ok(Dynamic::from(w.text.clone()));
+    }
     match state.battlefield.resolve(&w.text) {
         Ok(idx) => Ok(session.unit_value(idx)),
         Err(msg) => {

@@ -55,8 +55,29 @@ pub struct Session {
 /// The hook a ruleset defines to set a game up (who plays first, ...), run once at the start.
 pub const SETUP: &str = "setup";
 
+/// The hook a ruleset defines to say who has won: `()` while the battle goes on, else a map
+/// with `winner` (a side id, or `()` for a draw) and `reason`.
+pub const VICTORY: &str = "victory";
+
+/// The verb a ruleset's policy defines to play a side's turn in auto-play.
+pub const PLAY_TURN: &str = "play_turn";
+
+/// The verb that passes play to the next side.
+pub const END_TURN: &str = "end_turn";
+
 /// Script functions the host calls itself; they are not verbs at the prompt.
-pub const HOOKS: &[&str] = &[SETUP];
+pub const HOOKS: &[&str] = &[SETUP, VICTORY];
+
+/// How a battle ended.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Outcome {
+    /// The winning side's id; none for a draw.
+    pub winner: Option<String>,
+    /// Why, in the rules' words.
+    pub reason: String,
+    /// The turn it ended on.
+    pub turn: i64,
+}
 
 impl Session {
     /// Starts a game of `scenario` with `seed`: loads the ruleset's scripts and the house
@@ -233,6 +254,44 @@ impl Session {
         }
         *self.abilities.borrow_mut() = loaded;
         Ok(())
+    }
+
+    /// Asks the ruleset's `victory` hook whether the battle is over.
+    pub fn victory(&mut self) -> Result<Option<Outcome>, Error> {
+        if !self.ast.iter_functions().any(|f| f.name == VICTORY) {
+            return Err(Error::other(
+                format!(
+                    "the ruleset `{}` says nothing of victory",
+                    self.scenario.ruleset.id
+                ),
+                Some("define `fn victory()` in its scripts (see docs/writing-a-ruleset.md)".into()),
+            ));
+        }
+        let result = self.call(VICTORY, Vec::new())?;
+        if result.is_unit() {
+            return Ok(None);
+        }
+        let map = result.try_cast::<rhai::Map>().ok_or_else(|| {
+            Error::other(
+                "`victory()` must give () or a map #{ winner, reason }",
+                None,
+            )
+        })?;
+        let winner = map
+            .get("winner")
+            .filter(|w| !w.is_unit())
+            .map(|w| w.to_string());
+        let reason = map.get("reason").map(|r| r.to_string()).unwrap_or_default();
+        Ok(Some(Outcome {
+            winner,
+            reason,
+            turn: self.state.borrow().turn,
+        }))
+    }
+
+    /// Whether an ability of this name is loaded in the game.
+    pub fn has_ability_named(&self, name: &str) -> bool {
+        self.abilities.borrow().list.contains_key(name)
     }
 
     /// Who changed what in the last action, one line per number asked for.

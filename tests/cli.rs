@@ -409,10 +409,17 @@ fn rhai_values_of_host_types_print_readably() {
 /// A copy of the project's Playmobil ruleset in a temporary project.
 fn ruleset_copy() -> Workspace {
     let ws = Workspace::new();
-    for file in ["ruleset.yaml", "rules.rhai"] {
-        let rel = format!("scripts/rulesets/playmobil/{file}");
-        let text = std::fs::read_to_string(project_file(&rel)).expect("the ruleset");
-        ws.write(&rel, &text);
+    let ruleset =
+        std::fs::read_dir(project_file("scripts/rulesets/playmobil")).expect("the ruleset");
+    for entry in ruleset {
+        let path = entry.expect("a ruleset file").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("a name")
+            .to_string();
+        let text = std::fs::read_to_string(&path).expect("a ruleset file");
+        ws.write(&format!("scripts/rulesets/playmobil/{name}"), &text);
     }
     // The troop chart gives troop types abilities (Charge, spearmen), so they come along.
     let abilities = std::fs::read_dir(project_file("scripts/abilities")).expect("the abilities");

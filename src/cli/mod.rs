@@ -9,6 +9,7 @@ macro_rules! outln {
     };
 }
 
+mod battle;
 mod check;
 mod play;
 mod roll;
@@ -74,6 +75,9 @@ enum Command {
     Battle {
         /// The scenario file
         scenario: PathBuf,
+        /// After each side's turn, show who changed what
+        #[arg(long)]
+        explain: bool,
     },
     /// Monte Carlo over many seeded battles, optionally against house rules
     Sim {
@@ -145,9 +149,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         }) => run::run(&common, file, scenario, explain),
         Some(Command::Roll { expr }) => roll::roll(&common, &expr),
         Some(Command::Check { paths }) => check::check(&common, &paths),
-        Some(Command::Battle { .. }) => {
-            not_yet("battle", "the Playmobil ruleset in full (issue 3)")
-        }
+        Some(Command::Battle { scenario, explain }) => battle::battle(&common, scenario, explain),
         Some(Command::Sim { .. }) => not_yet("sim", "exact odds and Monte Carlo (issue 5)"),
         Some(Command::Odds { .. }) => not_yet("odds", "exact odds and Monte Carlo (issue 5)"),
         Some(Command::Render { .. }) => not_yet("render", "a later issue"),

@@ -232,6 +232,7 @@ pub fn register(
     abilities: &SharedAbilities,
 ) {
     register_abilities(engine, state, abilities);
+    register_attempt(engine, state);
     register_log(engine, state);
     register_dice(engine, state);
     register_cards(engine, state);
@@ -245,6 +246,35 @@ pub fn register(
 /// A refusal by the rules, shown to the player as a plain message (like `throw`).
 fn refusal(message: String) -> Box<EvalAltResult> {
     EvalAltResult::ErrorRuntime(message.into(), Position::NONE).into()
+}
+
+/// Whether an error is the rules refusing (a `throw`, however deep in calls), not a bug.
+fn is_refusal(e: &EvalAltResult) -> bool {
+    match e {
+        EvalAltResult::ErrorRuntime(v, _) => !v.is::<HostError>(),
+        EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => is_refusal(inner),
+        _ => false,
+    }
+}
+
+fn register_attempt(engine: &mut Engine, state: &Shared) {
+    // `attempt(verb, args)`: for policies. Runs a verb; if the rules refuse, undoes whatever
+    // it had changed and answers false. Bugs and sandbox limits still stop everything.
+    let st = state.clone();
+    volatile!(engine, "attempt", move |ctx: NativeCallContext,
+                                       verb: &str,
+                                       args: Array|
+          -> Res<bool> {
+        let mark = st.borrow().mark();
+        match ctx.call_fn::<Dynamic>(verb, args) {
+            Ok(_) => Ok(true),
+            Err(e) if is_refusal(&e) => {
+                st.borrow_mut().rollback(mark);
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    });
 }
 
 fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbilities) {
