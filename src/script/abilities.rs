@@ -194,10 +194,10 @@ impl Abilities {
             "{} for {}: {} ({}){} = {}",
             hook.replace('_', " "),
             unit.id,
-            base,
+            crate::script::api::show(&s, &base),
             unit.troop.replace('_', " "),
             parts.iter().map(|p| format!(" {p}")).collect::<String>(),
-            value
+            crate::script::api::show(&s, &value)
         );
         s.trace.push(line);
         Ok(value)
@@ -282,6 +282,6 @@ fn describe(old: &Dynamic, new: &Dynamic, ability: &LoadedAbility, hook: &str) -
                 ability.id
             )
         }
-        _ => format!("-> {new} by {}", ability.id),
+        _ => format!("changed by {}", ability.id),
     }
 }

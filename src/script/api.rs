@@ -402,6 +402,14 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
         })?;
         rhai::serde::to_dynamic(&loaded.meta)
     });
+    let (st, ab) = (state.clone(), abilities.clone());
+    volatile!(engine, "ability_ready", move |u: UnitRef,
+                                             name: &str|
+          -> Res<bool> {
+        let (meta, _) = lookup(&st, &ab, u, name)?;
+        let s = st.borrow();
+        Ok(meta.check_use(&s.ability_use(u.0, name), s.turn).is_ok())
+    });
     let st = state.clone();
     volatile!(engine, "has_ability", move |u: UnitRef,
                                            name: &str|
