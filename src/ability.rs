@@ -59,12 +59,32 @@ pub struct AbilityMeta {
 pub struct AbilityUse {
     /// Times used.
     pub used: u32,
-    /// The turn of the last use.
+    /// The play (see [`Clock`]) of the last use.
     pub last_used: Option<i64>,
     /// Whether a use is in force (until `until`, or until ended when that is none).
     pub active: bool,
-    /// The last turn the current use lasts.
+    /// The last play (see [`Clock`]) the current use lasts.
     pub until: Option<i64>,
+}
+
+/// Where the game stands, for counting uses: `play` counts every side's turn (the first side's
+/// turn 1 is play 1, the second side's is play 2, ...), so that "lasts a turn" can mean until
+/// the user's side plays again, whichever side moves first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock {
+    /// The game's turn number.
+    pub turn: i64,
+    /// Sides' turns played so far, this one included.
+    pub play: i64,
+    /// How many sides take turns.
+    pub sides: i64,
+}
+
+impl Clock {
+    /// The game turn of a later play by the same side.
+    fn turn_of(&self, play: i64) -> i64 {
+        self.turn + (play - self.play).div_euclid(self.sides.max(1))
+    }
 }
 
 impl AbilityMeta {
@@ -76,14 +96,14 @@ impl AbilityMeta {
     }
 
     /// Why the ability cannot be used now, if it cannot.
-    pub fn check_use(&self, state: &AbilityUse, turn: i64) -> Result<(), String> {
+    pub fn check_use(&self, state: &AbilityUse, now: Clock) -> Result<(), String> {
         if self.activation == Activation::Always {
             return Err(format!(
                 "{} is always in force: there is nothing to use",
                 self.name
             ));
         }
-        if self.is_active(state, turn) {
+        if self.is_active(state, now) {
             return Err(format!("{} is already in force", self.name));
         }
         if let Some(uses) = self.uses
@@ -100,34 +120,40 @@ impl AbilityMeta {
             ));
         }
         if let Some(last) = state.last_used {
-            let ready = last + i64::from(self.rest) + 1;
-            if turn < ready {
+            // Rest counts whole turns of the game: the same side's plays.
+            let ready = last + (i64::from(self.rest) + 1) * now.sides.max(1);
+            if now.play < ready {
                 return Err(format!(
-                    "{} must rest {} turn{} between uses: it can be used again on turn {ready}",
+                    "{} must rest {} turn{} between uses: it can be used again on turn {}",
                     self.name,
                     self.rest,
-                    if self.rest == 1 { "" } else { "s" }
+                    if self.rest == 1 { "" } else { "s" },
+                    now.turn_of(ready)
                 ));
             }
         }
         Ok(())
     }
 
-    /// The state after using the ability on `turn` (after [`AbilityMeta::check_use`]).
-    pub fn used(&self, state: &AbilityUse, turn: i64) -> AbilityUse {
+    /// The state after using the ability now (after [`AbilityMeta::check_use`]). A use that
+    /// lasts N turns lasts until the user's side has played N more times, so the enemy's
+    /// turns in between are covered.
+    pub fn used(&self, state: &AbilityUse, now: Clock) -> AbilityUse {
         AbilityUse {
             used: state.used + 1,
-            last_used: Some(turn),
+            last_used: Some(now.play),
             active: true,
-            until: self.lasts.map(|n| turn + i64::from(n.max(1)) - 1),
+            until: self
+                .lasts
+                .map(|n| now.play + i64::from(n.max(1)) * now.sides.max(1) - 1),
         }
     }
 
-    /// Whether the ability is in force on `turn`.
-    pub fn is_active(&self, state: &AbilityUse, turn: i64) -> bool {
+    /// Whether the ability is in force now.
+    pub fn is_active(&self, state: &AbilityUse, now: Clock) -> bool {
         match self.activation {
             Activation::Always => true,
-            _ => state.active && state.until.is_none_or(|u| turn <= u),
+            _ => state.active && state.until.is_none_or(|u| now.play <= u),
         }
     }
 
@@ -160,33 +186,56 @@ mod tests {
         }
     }
 
+    /// Two sides: play 1 is turn 1 of the first side, play 2 turn 1 of the second, ...
+    fn at(play: i64) -> Clock {
+        Clock {
+            turn: (play + 1) / 2,
+            play,
+            sides: 2,
+        }
+    }
+
     #[test]
     fn once_a_battle_is_spent_after_one_use() {
         let m = meta(Activation::Chosen, Some(1), 0, Some(1));
-        let s = m.used(&AbilityUse::default(), 1);
-        assert!(m.is_active(&s, 1));
-        assert!(!m.is_active(&s, 2), "lasts one turn");
+        let s = m.used(&AbilityUse::default(), at(1));
+        assert!(m.is_active(&s, at(1)));
+        assert!(m.is_active(&s, at(2)), "lasts through the enemy's turn");
+        assert!(!m.is_active(&s, at(3)), "ends when its side plays again");
         assert_eq!(
-            m.check_use(&s, 5).unwrap_err(),
+            m.check_use(&s, at(5)).unwrap_err(),
             "Test is spent: it can be used once a battle"
         );
         assert_eq!(m.uses_left(&s), Some(0));
     }
 
     #[test]
+    fn a_turn_covers_the_enemy_turn_whoever_moves_first() {
+        // Used by the side that moves second (play 2): still in force in play 3.
+        let m = meta(Activation::Chosen, Some(1), 0, Some(1));
+        let s = m.used(&AbilityUse::default(), at(2));
+        assert!(m.is_active(&s, at(3)));
+        assert!(!m.is_active(&s, at(4)));
+    }
+
+    #[test]
     fn rest_counts_whole_turns_between_uses() {
         // Charge: once every 3 turns, so used on turn 1 it is ready on turn 4.
         let m = meta(Activation::Triggered, None, 2, Some(1));
-        let s = m.used(&AbilityUse::default(), 1);
-        assert!(m.check_use(&s, 3).unwrap_err().contains("again on turn 4"));
-        assert!(m.check_use(&s, 4).is_ok());
+        let s = m.used(&AbilityUse::default(), at(1));
+        assert!(
+            m.check_use(&s, at(5))
+                .unwrap_err()
+                .contains("again on turn 4")
+        );
+        assert!(m.check_use(&s, at(7)).is_ok());
     }
 
     #[test]
     fn always_on_abilities_are_active_and_not_used() {
         let m = meta(Activation::Always, None, 0, None);
-        assert!(m.is_active(&AbilityUse::default(), 7));
-        assert!(m.check_use(&AbilityUse::default(), 7).is_err());
+        assert!(m.is_active(&AbilityUse::default(), at(7)));
+        assert!(m.check_use(&AbilityUse::default(), at(7)).is_err());
     }
 
     #[test]

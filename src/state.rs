@@ -35,6 +35,8 @@ pub struct GameState {
     pub active_side: String,
     /// The side that played first (set by the first turn change).
     pub first_side: Option<String>,
+    /// Sides' turns begun so far (each turn change counts one).
+    pub plays: i64,
     /// Everything that happened, in order.
     pub log: Vec<Event>,
     /// How each unit has used each of its abilities, by unit index and ability name.
@@ -60,7 +62,7 @@ enum Undo {
     Tag(usize, String, bool),
     Group(usize, String, Option<String>),
     InPlay(usize, bool),
-    Turn(i64, String, Option<String>),
+    Turn(i64, String, Option<String>, i64),
     Deck(String, Option<Deck>),
     Ability(usize, String, Option<AbilityUse>),
 }
@@ -109,6 +111,7 @@ impl GameState {
                 .or_else(|| scenario.sides.first().map(|s| s.id.clone()))
                 .unwrap_or_default(),
             first_side: None,
+            plays: 0,
             log: Vec::new(),
             ability_uses: BTreeMap::new(),
             trace: Vec::new(),
@@ -151,6 +154,15 @@ impl GameState {
     pub fn begin_action(&mut self) {
         self.recorded = Recorded::default();
         self.trace.clear();
+    }
+
+    /// Where the game stands, for counting ability uses.
+    pub fn clock(&self) -> crate::ability::Clock {
+        crate::ability::Clock {
+            turn: self.turn,
+            play: self.plays,
+            sides: self.sides.len().max(1) as i64,
+        }
     }
 
     /// How a unit has used an ability so far.
@@ -256,10 +268,11 @@ impl GameState {
                 }
             }
             Undo::InPlay(i, b) => field.get_mut(i).into_iter().for_each(|u| u.in_play = b),
-            Undo::Turn(turn, side, first) => {
+            Undo::Turn(turn, side, first, plays) => {
                 self.turn = turn;
                 self.active_side = side;
                 self.first_side = first;
+                self.plays = plays;
             }
             Undo::Ability(i, name, before) => {
                 match before {
@@ -484,7 +497,9 @@ impl GameState {
             self.turn,
             self.active_side.clone(),
             self.first_side.clone(),
+            self.plays,
         ));
+        self.plays += 1;
         self.turn = turn;
         self.active_side = side.to_string();
         if self.first_side.is_none() {
@@ -637,6 +652,7 @@ mod tests {
             turn: 1,
             active_side: "red".into(),
             first_side: Some("red".into()),
+            plays: 1,
             log: Vec::new(),
             ability_uses: BTreeMap::new(),
             trace: Vec::new(),

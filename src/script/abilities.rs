@@ -127,7 +127,7 @@ impl Abilities {
             .iter()
             .filter_map(|name| self.list.get(name))
             .filter(|a| a.hooks.contains(hook))
-            .filter(|a| a.meta.is_active(&s.ability_use(idx, &a.id), s.turn))
+            .filter(|a| a.meta.is_active(&s.ability_use(idx, &a.id), s.clock()))
             .collect())
     }
 

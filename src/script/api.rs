@@ -338,17 +338,17 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
         let (meta, id) = lookup(&st, &ab, u, name)?;
         let mut s = st.borrow_mut();
         let before = s.ability_use(u.0, name);
-        meta.check_use(&before, s.turn)
+        meta.check_use(&before, s.clock())
             .map_err(|why| refusal(format!("{id}: {why}")))?;
-        let after = meta.used(&before, s.turn);
+        let after = meta.used(&before, s.clock());
         let left = match meta.uses_left(&after) {
             Some(0) => ", no uses left".to_string(),
             Some(n) => format!(", {n} use{} left", if n == 1 { "" } else { "s" }),
             None => String::new(),
         };
-        let lasts = match after.until {
-            Some(t) if t == s.turn => " for this turn".to_string(),
-            Some(t) => format!(" until turn {t}"),
+        let lasts = match meta.lasts {
+            Some(1) => " for a turn".to_string(),
+            Some(n) => format!(" for {n} turns"),
             None => String::new(),
         };
         let what = format!("{} in force{lasts}{left}", meta.name);
@@ -362,7 +362,8 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
         let (meta, _) = lookup(&st, &ab, u, name)?;
         let mut s = st.borrow_mut();
         let before = s.ability_use(u.0, name);
-        if meta.is_active(&before, s.turn) && meta.activation != crate::ability::Activation::Always
+        if meta.is_active(&before, s.clock())
+            && meta.activation != crate::ability::Activation::Always
         {
             let after = crate::ability::AbilityUse {
                 active: false,
@@ -379,7 +380,7 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
           -> Res<bool> {
         let (meta, _) = lookup(&st, &ab, u, name)?;
         let s = st.borrow();
-        Ok(meta.is_active(&s.ability_use(u.0, name), s.turn))
+        Ok(meta.is_active(&s.ability_use(u.0, name), s.clock()))
     });
     let (st, ab) = (state.clone(), abilities.clone());
     volatile!(engine, "uses_left", move |u: UnitRef,
@@ -394,8 +395,9 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
     let ab = abilities.clone();
     volatile!(engine, "ability_meta", move |name: &str| -> Res<Dynamic> {
         let abilities = ab.borrow();
+        // A misspelt ability typed by a player: refused in the player's terms.
         let loaded = abilities.list.get(name).ok_or_else(|| {
-            host_error(format!(
+            refusal(format!(
                 "no ability `{name}` is loaded in this game{}",
                 crate::suggest::suggestion_suffix(name, abilities.list.keys().map(String::as_str))
             ))
@@ -408,7 +410,7 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
           -> Res<bool> {
         let (meta, _) = lookup(&st, &ab, u, name)?;
         let s = st.borrow();
-        Ok(meta.check_use(&s.ability_use(u.0, name), s.turn).is_ok())
+        Ok(meta.check_use(&s.ability_use(u.0, name), s.clock()).is_ok())
     });
     let st = state.clone();
     volatile!(engine, "has_ability", move |u: UnitRef,

@@ -48,7 +48,14 @@ impl Sources {
         message: String,
         help: Option<String>,
     ) -> Error {
-        let Some(text) = self.get(source) else {
+        // Without a position (a script stopped by the time budget between two operations),
+        // a label at 1:1 would point at the wrong line: name the script instead.
+        let text = if pos.is_none() {
+            None
+        } else {
+            self.get(source)
+        };
+        let Some(text) = text else {
             let at = match (pos.line(), pos.position()) {
                 (Some(l), Some(c)) => format!(" ({source}, line {l}, column {c})"),
                 _ if !source.is_empty() => format!(" ({source})"),

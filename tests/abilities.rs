@@ -1,0 +1,1516 @@
+//! The special abilities (rulebook 004, section IV and the cavalry's Charge) as the
+//! `playmobil` ruleset uses them through the host's dispatcher: Roman Testudo, Viking
+//! Berserker and Charge; the uses, rests and durations the host keeps; ability scripts that
+//! are broken; and `explain`. One test per rule, each on a small scenario written for it and
+//! played through the real binary.
+//!
+//! Most tests here do not depend on the dice: the number of dice a figure rolls is narrated
+//! before the roll, and a figure with no dice has a highest die of 0, so a figure without
+//! attacking dice always misses and one without defending dice always loses (the narration
+//! says `no dice, so 0`). Where an outcome does depend on the dice, the test uses a seed
+//! chosen once by hand and says why that seed shows the rule.
+
+mod common;
+
+use std::path::Path;
+
+use common::{Output, Workspace, project, run_binary};
+
+/// One side of a test scenario: its units as YAML flow mappings.
+type Units<'a> = &'a [&'a str];
+
+/// A two-sided scenario on a 48" x 36" table: Rome (`romans`) on the south edge, the Vikings
+/// (`vikings`) on the north; `first` names the side that plays first.
+fn scenario(first: &str, romans: Units, vikings: Units) -> String {
+    let mut yaml = format!(
+        "name: Test\nruleset: playmobil\ntable: {{ width: 48, depth: 36 }}\nfirst: {first}\nsides:\n"
+    );
+    for (id, name, edge, units) in [
+        ("romans", "Rome", "south", romans),
+        ("vikings", "The Vikings", "north", vikings),
+    ] {
+        yaml.push_str(&format!(
+            "  - id: {id}\n    name: {name}\n    edge: {edge}\n    units:\n"
+        ));
+        for u in units {
+            yaml.push_str(&format!("      - {u}\n"));
+        }
+    }
+    yaml
+}
+
+/// Copies a folder and everything in it.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a folder in the workspace");
+    for entry in std::fs::read_dir(from).expect("a readable folder") {
+        let entry = entry.expect("a folder entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("a file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("a copied file");
+        }
+    }
+}
+
+/// A scenario written into a temporary folder, played through the binary: either in this
+/// crate's project, or in a project of its own (a copy of this crate's `scripts/` plus the
+/// test's ability scripts).
+struct Game {
+    ws: Workspace,
+    own_project: bool,
+}
+
+impl Game {
+    /// A game in this crate's project.
+    fn new(first: &str, romans: Units, vikings: Units) -> Game {
+        let ws = Workspace::new();
+        ws.write("game.yaml", &scenario(first, romans, vikings));
+        Game {
+            ws,
+            own_project: false,
+        }
+    }
+
+    /// A game in a project of its own: the real `scripts/` and, in `scripts/abilities/`, the
+    /// given `(name, script)` abilities.
+    fn with_abilities(
+        first: &str,
+        romans: Units,
+        vikings: Units,
+        abilities: &[(&str, &str)],
+    ) -> Game {
+        let ws = Workspace::new();
+        copy_dir(&project().join("scripts"), &ws.path().join("scripts"));
+        for (name, text) in abilities {
+            ws.write(&format!("scripts/abilities/{name}.rhai"), text);
+        }
+        ws.write("game.yaml", &scenario(first, romans, vikings));
+        Game {
+            ws,
+            own_project: true,
+        }
+    }
+
+    /// Runs the binary with `args` in the game's folder and project.
+    fn sandtable(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let out = if self.own_project {
+            let dir = self.ws.path().to_str().expect("a UTF-8 path");
+            let mut all = vec!["--project", dir];
+            all.extend_from_slice(args);
+            run_binary(self.ws.path(), &all, stdin)
+        } else {
+            self.ws.sandtable(args, stdin)
+        };
+        out.no_panic();
+        out
+    }
+
+    /// Plays prompt lines at the piped prompt (which carries on after a refused action).
+    fn play(&self, seed: u64, lines: &str) -> Output {
+        let seed = seed.to_string();
+        self.sandtable(&["play", "game.yaml", "--seed", &seed], Some(lines))
+    }
+
+    /// Plays prompt lines that must all succeed.
+    #[track_caller]
+    fn play_ok(&self, seed: u64, lines: &str) -> Output {
+        let out = self.play(seed, lines);
+        out.expect_code(0);
+        assert!(out.stderr.is_empty(), "{}", out.stderr);
+        out
+    }
+
+    /// Plays prompt lines of which some are refused: exit status 1, every refusal in stderr.
+    #[track_caller]
+    fn play_refused(&self, seed: u64, lines: &str, refusals: &[&str]) -> Output {
+        let out = self.play(seed, lines);
+        out.expect_code(1).stderr_has(refusals);
+        out
+    }
+
+    /// Runs a `.rhai` script in the game.
+    fn script(&self, seed: u64, code: &str) -> Output {
+        self.ws.write("turn.rhai", code);
+        let seed = seed.to_string();
+        self.sandtable(
+            &[
+                "run",
+                "turn.rhai",
+                "--scenario",
+                "game.yaml",
+                "--seed",
+                &seed,
+            ],
+            None,
+        )
+    }
+
+    /// Runs prompt lines as a batch file with `sandtable run`, with or without `--explain`.
+    fn run_lines(&self, seed: u64, lines: &str, explain: bool) -> Output {
+        self.ws.write("turn.txt", lines);
+        let seed = seed.to_string();
+        let mut args = vec![
+            "run",
+            "turn.txt",
+            "--scenario",
+            "game.yaml",
+            "--seed",
+            &seed,
+        ];
+        if explain {
+            args.push("--explain");
+        }
+        self.sandtable(&args, None)
+    }
+
+    /// `sandtable check game.yaml`.
+    fn check(&self) -> Output {
+        self.sandtable(&["check", "game.yaml"], None)
+    }
+}
+
+/// What happened from the first typed line on (the set-up lines cut off).
+#[track_caller]
+fn transcript(out: &Output) -> &str {
+    match out.stdout.find("\n> ") {
+        Some(i) => &out.stdout[i + 1..],
+        None => panic!("no line was played:\n{}", out.stdout),
+    }
+}
+
+/// What the typed line `line` printed (its first occurrence), up to the next typed line.
+#[track_caller]
+fn after(out: &Output, line: &str) -> String {
+    let t = transcript(out);
+    let start = format!("> {line}\n");
+    let Some(i) = t.find(&start) else {
+        panic!("`{line}` was not played:\n{t}");
+    };
+    t[i + start.len()..]
+        .split_inclusive('\n')
+        .take_while(|l| !l.starts_with("> "))
+        .collect()
+}
+
+/// What the typed line `line` printed at its last occurrence, up to the next typed line.
+#[track_caller]
+fn after_last(out: &Output, line: &str) -> String {
+    let t = transcript(out);
+    let start = format!("> {line}\n");
+    let Some(i) = t.rfind(&start) else {
+        panic!("`{line}` was not played:\n{t}");
+    };
+    t[i + start.len()..]
+        .split_inclusive('\n')
+        .take_while(|l| !l.starts_with("> "))
+        .collect()
+}
+
+/// A heavy infantryman of Rome facing north, with optional extra YAML fields.
+fn legionary(id: &str, x: f64, y: f64, extra: &str) -> String {
+    format!("{{ id: {id}, type: heavy_infantry, at: [{x}, {y}]{extra} }}")
+}
+
+/// A legionary of the formation `first_century` with the Testudo.
+fn testudo_legionary(id: &str, x: f64, y: f64) -> String {
+    legionary(
+        id,
+        x,
+        y,
+        ", groups: { formation: first_century }, abilities: [testudo]",
+    )
+}
+
+/// A heavy infantryman of the Vikings facing south, with optional extra YAML fields.
+fn viking(id: &str, x: f64, y: f64, extra: &str) -> String {
+    format!("{{ id: {id}, type: heavy_infantry, at: [{x}, {y}], facing: 180{extra} }}")
+}
+
+/// The point `d` inches from `(x, y)` on the bearing `degrees` (0 north, 90 east).
+fn towards(x: f64, y: f64, degrees: f64, d: f64) -> (f64, f64) {
+    let r = degrees.to_radians();
+    (x + d * r.sin(), y + d * r.cos())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Roman Testudo: "The individual legionnaires also gain +1 defending die. However, the unit's
+// flanking area is expanded and an attack to their flanks can occur if the attacking unit is
+// past 45 degrees to either side of the legionnaires facing position."
+// ---------------------------------------------------------------------------------------------
+
+// Guards "+1 defending die": a heavy infantryman in testudo defends with 3 dice, and
+// `:explain` says the testudo added the die.
+#[test]
+fn testudo_gives_one_more_defending_die() {
+    let game = Game::new(
+        "romans",
+        &[&testudo_legionary("legionary", 10.0, 10.0)],
+        &[&viking("viking", 10.0, 12.0, "")],
+    );
+    let out = game.play_ok(
+        1,
+        "activate legionary testudo\nend_turn\nmelee viking legionary\n:explain\n",
+    );
+    assert_eq!(
+        after(&out, "activate legionary testudo"),
+        "  legionary: Roman Testudo in force\n"
+    );
+    // Seed 1 only fixes the dice shown; the number of dice is the rule.
+    assert_eq!(
+        after(&out, "melee viking legionary"),
+        "\
+viking (Heavy infantry) attacks legionary (Heavy infantry)
+  viking is tagged `attacked`
+  viking attacks with 1 die: 1d6kh1 [3] = 3
+  legionary defends with 3 dice: 3d6kh1 [~1, 4, ~2] = 4
+legionary wins 4 to 3: viking is blocked until your next turn
+  viking is tagged `blocked`
+"
+    );
+    assert_eq!(
+        after(&out, ":explain"),
+        "\
+rear beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45
+attack dice for viking: 1 (heavy infantry) = 1
+defend dice for legionary: 2 (heavy infantry) +1 testudo = 3
+misses allowed for viking: 1 (heavy infantry) = 1
+"
+    );
+}
+
+// Guards the control for the testudo's die: the same legionary without it defends with 2.
+#[test]
+fn legionary_without_testudo_defends_with_two_dice() {
+    let game = Game::new(
+        "vikings",
+        &[&testudo_legionary("legionary", 10.0, 10.0)],
+        &[&viking("viking", 10.0, 12.0, "")],
+    );
+    let out = game.play_ok(1, "melee viking legionary\n:explain\n");
+    out.stdout_has(&["\n  legionary defends with 2 dice: 2d6kh1 ["]);
+    out.stdout_has(&["\ndefend dice for legionary: 2 (heavy infantry) = 2\n"]);
+    out.stdout_lacks("testudo");
+}
+
+// Guards "when Legionnaires form the testudo": the whole formation (the same `formation`
+// group, with the ability) takes it up together; a figure of the formation without the
+// ability and a figure of another formation do not.
+#[test]
+fn testudo_is_taken_up_by_the_whole_formation() {
+    let game = Game::new(
+        "romans",
+        &[
+            &testudo_legionary("legionary", 10.0, 10.0),
+            &testudo_legionary("legionary_2", 14.0, 10.0),
+            &legionary(
+                "recruit",
+                18.0,
+                10.0,
+                ", groups: { formation: first_century }",
+            ),
+            &legionary(
+                "veteran",
+                22.0,
+                10.0,
+                ", groups: { formation: second_century }, abilities: [testudo]",
+            ),
+        ],
+        &[
+            &viking("viking", 14.0, 12.0, ""),
+            &viking("viking_2", 18.0, 12.0, ""),
+            &viking("viking_3", 22.0, 12.0, ""),
+        ],
+    );
+    let out = game.play_ok(
+        1,
+        "activate legionary testudo\nprint(ability_active(unit(\"veteran\"), \"testudo\"))\nend_turn\n\
+         melee viking legionary_2\nmelee viking_2 recruit\nmelee viking_3 veteran\n",
+    );
+    assert_eq!(
+        after(&out, "activate legionary testudo"),
+        "  legionary: Roman Testudo in force\n  legionary_2: Roman Testudo in force\n"
+    );
+    assert_eq!(
+        after(
+            &out,
+            "print(ability_active(unit(\"veteran\"), \"testudo\"))"
+        ),
+        "false\n"
+    );
+    out.stdout_has(&[
+        "\n  legionary_2 defends with 3 dice: ",
+        "\n  recruit defends with 2 dice: ",
+        "\n  veteran defends with 2 dice: ",
+    ]);
+}
+
+// Guards "an attack to their flanks can occur if the attacking unit is past 45 degrees": from
+// 60 degrees off its front a legionary in testudo is attacked from the rear and defends with
+// 1 die, while without the testudo 60 degrees is its front and it keeps its 2 dice.
+#[test]
+fn testudo_widens_the_flanks_to_45_degrees() {
+    for bearing in [60.0, -60.0] {
+        let (x, y) = towards(10.0, 10.0, bearing, 2.5);
+        let game = Game::new(
+            "romans",
+            &[&testudo_legionary("legionary", 10.0, 10.0)],
+            &[&viking("viking", x, y, "")],
+        );
+        let without = game.play_ok(1, "end_turn\nmelee viking legionary\n");
+        let t = after(&without, "melee viking legionary");
+        assert!(
+            t.starts_with("viking (Heavy infantry) attacks legionary (Heavy infantry)\n"),
+            "from {bearing} degrees:\n{t}"
+        );
+        assert!(
+            t.contains("\n  legionary defends with 2 dice: "),
+            "from {bearing} degrees:\n{t}"
+        );
+
+        let with = game.play_ok(
+            1,
+            "activate legionary testudo\nend_turn\nmelee viking legionary\n:explain\n",
+        );
+        let t = after(&with, "melee viking legionary");
+        assert!(
+            t.starts_with(
+                "viking (Heavy infantry) attacks legionary (Heavy infantry) from the rear\n"
+            ),
+            "from {bearing} degrees:\n{t}"
+        );
+        assert!(
+            t.contains("\n  legionary defends with 1 die: "),
+            "from {bearing} degrees:\n{t}"
+        );
+        let explain = after(&with, ":explain");
+        assert!(
+            explain.starts_with(
+                "rear beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45\n"
+            ),
+            "{explain}"
+        );
+        // From the rear the rules ask for no defend dice: 1 die, whatever the abilities.
+        assert!(!explain.contains("defend dice"), "{explain}");
+    }
+}
+
+// Guards that the testudo's front is still the 45 degrees either side: from 30 degrees off
+// its front a legionary in testudo faces the attack and defends with 3 dice.
+#[test]
+fn testudo_front_covers_45_degrees_either_side() {
+    for bearing in [30.0, -30.0] {
+        let (x, y) = towards(10.0, 10.0, bearing, 2.5);
+        let game = Game::new(
+            "romans",
+            &[&testudo_legionary("legionary", 10.0, 10.0)],
+            &[&viking("viking", x, y, "")],
+        );
+        let out = game.play_ok(
+            1,
+            "activate legionary testudo\nend_turn\nmelee viking legionary\n",
+        );
+        let t = after(&out, "melee viking legionary");
+        assert!(
+            t.starts_with("viking (Heavy infantry) attacks legionary (Heavy infantry)\n"),
+            "from {bearing} degrees:\n{t}"
+        );
+        assert!(
+            t.contains("\n  legionary defends with 3 dice: "),
+            "from {bearing} degrees:\n{t}"
+        );
+    }
+}
+
+// Guards `deactivate`: the testudo ends for the whole formation, and the legionaries defend
+// with their own 2 dice again.
+#[test]
+fn deactivate_ends_the_testudo_for_the_formation() {
+    let game = Game::new(
+        "romans",
+        &[
+            &testudo_legionary("legionary", 10.0, 10.0),
+            &testudo_legionary("legionary_2", 14.0, 10.0),
+        ],
+        &[&viking("viking", 14.0, 12.0, "")],
+    );
+    let out = game.play_ok(
+        1,
+        "activate legionary testudo\ndeactivate legionary testudo\n\
+         print(ability_active(unit(\"legionary_2\"), \"testudo\"))\nend_turn\nmelee viking legionary_2\n",
+    );
+    assert_eq!(
+        after(&out, "deactivate legionary testudo"),
+        "  legionary: Roman Testudo ends\n  legionary_2: Roman Testudo ends\n"
+    );
+    assert_eq!(
+        after(
+            &out,
+            "print(ability_active(unit(\"legionary_2\"), \"testudo\"))"
+        ),
+        "false\n"
+    );
+    out.stdout_has(&["\n  legionary_2 defends with 2 dice: "]);
+}
+
+// Guards that a testudo in force cannot be formed again, by the figure that formed it or by
+// another of its formation.
+#[test]
+fn testudo_cannot_be_activated_twice() {
+    let game = Game::new(
+        "romans",
+        &[
+            &testudo_legionary("legionary", 10.0, 10.0),
+            &testudo_legionary("legionary_2", 14.0, 10.0),
+        ],
+        &[&viking("viking", 14.0, 30.0, "")],
+    );
+    let out = game.play_refused(
+        1,
+        "activate legionary testudo\nactivate legionary testudo\nactivate legionary_2 testudo\n",
+        &[
+            "legionary: Roman Testudo is already in force",
+            "legionary_2: Roman Testudo is already in force",
+        ],
+    );
+    assert_eq!(
+        out.stdout.matches("Roman Testudo in force").count(),
+        2,
+        "{}",
+        out.stdout
+    );
+}
+
+// Guards that only the side to play may form its testudo.
+#[test]
+fn testudo_is_activated_only_on_its_sides_turn() {
+    let game = Game::new(
+        "vikings",
+        &[&testudo_legionary("legionary", 10.0, 10.0)],
+        &[&viking("viking", 14.0, 30.0, "")],
+    );
+    let out = game.play_refused(
+        1,
+        "activate legionary testudo\n",
+        &["legionary fights for Rome; this turn belongs to The Vikings"],
+    );
+    out.stdout_lacks("in force");
+}
+
+// Guards "When Legionnaires form the testudo": `check` rejects a scenario that gives the
+// testudo to light infantry, naming the unit and the ability.
+#[test]
+fn check_rejects_testudo_on_a_troop_that_may_not_have_it() {
+    let game = Game::new(
+        "romans",
+        &["{ id: velite, type: light_infantry, at: [10, 10], abilities: [testudo] }"],
+        &[&viking("viking", 14.0, 30.0, "")],
+    );
+    let out = game.check();
+    out.expect_code(1).stderr_has(&[
+        "`velite` is light infantry and may not have Roman Testudo (`testudo`)",
+        "Roman Testudo is for: heavy_infantry",
+    ]);
+    out.stdout_has(&["FAIL game.yaml\n"]);
+}
+
+// Guards the control: the same scenario with heavy infantry checks clean.
+#[test]
+fn check_accepts_testudo_on_heavy_infantry() {
+    let game = Game::new(
+        "romans",
+        &[&testudo_legionary("legionary", 10.0, 10.0)],
+        &[&viking("viking", 14.0, 30.0, "")],
+    );
+    let out = game.check();
+    out.expect_code(0);
+    out.stdout_has(&["ok   game.yaml (scenario, 2 units)\n"]);
+}
+
+// Guards that a formation is one side's: a Roman taking up the testudo gives it to his own
+// formation only, not to enemy figures whose formation happens to have the same name (Romans
+// against rebel Romans, both with a `first_century`).
+#[test]
+fn testudo_is_taken_up_by_the_users_own_formation_only() {
+    let game = Game::new(
+        "romans",
+        &[&testudo_legionary("legionary", 10.0, 10.0)],
+        &[&viking(
+            "rebel",
+            10.0,
+            12.0,
+            ", groups: { formation: first_century }, abilities: [testudo]",
+        )],
+    );
+    let out = game.play_ok(
+        1,
+        "activate legionary testudo\nprint(ability_active(unit(\"rebel\"), \"testudo\"))\n",
+    );
+    assert_eq!(
+        after(&out, "activate legionary testudo"),
+        "  legionary: Roman Testudo in force\n"
+    );
+    assert_eq!(
+        after(&out, "print(ability_active(unit(\"rebel\"), \"testudo\"))"),
+        "false\n"
+    );
+}
+
+/// A Roman legionary in testudo at (10, 20) facing north, an archer of the Vikings 8" in front
+/// of him (`front_archer`, facing him) and one 8" behind him facing away (`rear_archer`).
+fn testudo_under_arrows(testudo: bool) -> Game {
+    let abilities = if testudo {
+        ", abilities: [testudo]"
+    } else {
+        ""
+    };
+    Game::new(
+        "romans",
+        &[&legionary(
+            "legionary",
+            10.0,
+            20.0,
+            &format!(", groups: {{ formation: first_century }}{abilities}"),
+        )],
+        &[
+            "{ id: front_archer, type: infantry_archer, at: [10, 28], facing: 180 }",
+            "{ id: rear_archer, type: infantry_archer, at: [10, 12], facing: 180 }",
+        ],
+    )
+}
+
+// Guards "the formation can suffer no casualties from arrows if the archer is facing the
+// formation": an arrow that hits a testudo from the front does no harm.
+#[test]
+fn testudo_suffers_no_casualties_from_arrows_in_front() {
+    // Seed 3: the archer's die (4) beats the best of the legionary's dice (2), first with
+    // the testudo's 3 dice and in the control with his own 2.
+    let out = testudo_under_arrows(true).play_ok(
+        3,
+        "activate legionary testudo\nend_turn\nshoot front_archer legionary\nprint(unit(\"legionary\").in_play)\n",
+    );
+    assert_eq!(
+        after(&out, "shoot front_archer legionary"),
+        "\
+front_archer (Infantry archer) shoots at legionary (Heavy infantry)
+  front_archer is tagged `shot 1`
+  front_archer shoots with 1 die: 1d6kh1 [4] = 4
+  legionary defends with 3 dice: 3d6kh1 [~1, 2, ~1] = 2
+front_archer hits 4 to 2, but legionary takes no harm
+"
+    );
+    assert_eq!(after(&out, "print(unit(\"legionary\").in_play)"), "true\n");
+    let control =
+        testudo_under_arrows(false).play_ok(3, "end_turn\nshoot front_archer legionary\n");
+    control.stdout_has(&["front_archer hits 4 to 2: legionary is killed\n"]);
+}
+
+// Guards that the testudo's protection from arrows holds only "if the archer is facing the
+// formation": an archer standing behind the legionary and facing away from him, shooting him
+// in the back, is neither faced by the formation nor facing it, so his hit kills.
+#[test]
+fn testudo_is_not_proof_against_arrows_in_the_back() {
+    // Seed 1: the archer's die (3) beats the legionary's one die in the back (1), which
+    // kills a legionary out of testudo.
+    let control = testudo_under_arrows(false).play_ok(1, "end_turn\nshoot rear_archer legionary\n");
+    control.stdout_has(&["rear_archer hits 3 to 1: legionary is killed\n"]);
+    let out = testudo_under_arrows(true).play_ok(
+        1,
+        "activate legionary testudo\nend_turn\nshoot rear_archer legionary\n",
+    );
+    out.stdout_has(&[
+        "rear_archer (Infantry archer) shoots at legionary (Heavy infantry) in the back\n",
+        "rear_archer hits 3 to 1: legionary is killed\n",
+    ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Viking Berserker: "When a Viking goes bezerk he cannot be killed that turn. Also, if he does
+// not kill a man he can continue attacking him until he has attacked him 3 times without
+// success. This special ability can only be used once in a battle (per Viking)."
+// ---------------------------------------------------------------------------------------------
+
+/// Ulf the berserker, a heavy infantryman of the Vikings with no dice of his own (so every
+/// attack of his misses and every attack on him wins), facing south at (10, 12).
+fn ulf() -> String {
+    viking(
+        "ulf",
+        10.0,
+        12.0,
+        ", abilities: [berserker], stats: { attack: 0, defend: 0 }",
+    )
+}
+
+// Guards "he cannot be killed that turn": the attacker wins, but the berserker stays in play.
+#[test]
+fn berserker_cannot_be_killed_the_turn_he_goes_berserk() {
+    let game = Game::new(
+        "vikings",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&ulf()],
+    );
+    let out = game.play_ok(
+        1,
+        "activate ulf berserker\nend_turn\nmelee legionary ulf\n:explain\nprint(unit(\"ulf\").in_play)\n",
+    );
+    assert_eq!(
+        after(&out, "activate ulf berserker"),
+        "  ulf: Viking Berserker in force for a turn, no uses left\n"
+    );
+    // Ulf has no dice: the legionary wins whatever the seed; seed 1 fixes the 3.
+    assert_eq!(
+        after(&out, "melee legionary ulf"),
+        "\
+legionary (Heavy infantry) attacks ulf (Heavy infantry)
+  legionary is tagged `attacked`
+  legionary attacks with 1 die: 1d6kh1 [3] = 3
+  ulf defends with 0 dice: no dice, so 0
+legionary wins 3 to 0, but ulf cannot be killed: legionary is blocked until your next turn
+  legionary is tagged `blocked`
+"
+    );
+    assert!(
+        after(&out, ":explain").ends_with("\ncan die for ulf: no, by berserker\n"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(after(&out, "print(unit(\"ulf\").in_play)"), "true\n");
+    out.stdout_lacks("is removed");
+}
+
+// Guards the control: without going berserk, the same attack kills him.
+#[test]
+fn berserker_who_has_not_gone_berserk_can_be_killed() {
+    let game = Game::new(
+        "romans",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&ulf()],
+    );
+    let out = game.play_ok(1, "melee legionary ulf\n");
+    out.stdout_has(&[
+        "legionary wins 3 to 0: ulf is killed\n  ulf is removed: killed by legionary\n",
+    ]);
+}
+
+// Guards "that turn": in the next turn the berserker can be killed again.
+#[test]
+fn berserker_lasts_only_his_turn() {
+    let game = Game::new(
+        "vikings",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&ulf()],
+    );
+    let out = game.play_ok(
+        1,
+        "activate ulf berserker\nend_turn\nend_turn\nprint(ability_active(unit(\"ulf\"), \"berserker\"))\n\
+         end_turn\nmelee legionary ulf\n",
+    );
+    assert_eq!(
+        after(&out, "print(ability_active(unit(\"ulf\"), \"berserker\"))"),
+        "false\n"
+    );
+    // Ulf has no dice: the legionary wins whatever the seed.
+    let t = after(&out, "melee legionary ulf");
+    assert!(
+        t.ends_with(" to 0: ulf is killed\n  ulf is removed: killed by legionary\n"),
+        "{t}"
+    );
+}
+
+// Guards that the berserker's turn covers the enemy's reply whichever side moves first: when
+// Rome moves first, a Viking who goes berserk in turn 1 faces Rome's attacks in turn 2, and
+// he "cannot be killed" there as he could not when the Vikings move first. (The host counts
+// `lasts: 1` in game turns, which end when play returns to the side that moved first; so a
+// berserker of the side that moves second is never protected from anything.)
+#[test]
+fn berserker_protection_does_not_depend_on_who_moves_first() {
+    let game = Game::new(
+        "romans",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&ulf()],
+    );
+    let out = game.play_ok(
+        1,
+        "end_turn\nactivate ulf berserker\nend_turn\nmelee legionary ulf\n",
+    );
+    let t = after(&out, "melee legionary ulf");
+    assert!(t.contains(", but ulf cannot be killed: "), "{t}");
+}
+
+// Guards "if he does not kill a man he can continue attacking him until he has attacked him 3
+// times without success": after one and two misses he attacks again; the third blocks him.
+#[test]
+fn berserker_attacks_the_same_man_until_three_failures() {
+    let game = Game::new(
+        "vikings",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&ulf()],
+    );
+    let out = game.play_refused(
+        1,
+        "activate ulf berserker\nmelee ulf legionary\nmelee ulf legionary\n:explain\nmelee ulf legionary\n\
+         melee ulf legionary\n",
+        &["ulf was blocked and cannot attack again until your next turn"],
+    );
+    // Ulf has no dice: every attack misses whatever the seed; seed 1 fixes the dice shown.
+    let t = transcript(&out);
+    let misses: Vec<&str> = t
+        .lines()
+        .filter(|l| l.starts_with("legionary wins "))
+        .collect();
+    assert_eq!(
+        misses,
+        [
+            "legionary wins 3 to 0: ulf has missed him 1 of 3 times and may attack him again",
+            "legionary wins 4 to 0: ulf has missed him 2 of 3 times and may attack him again",
+            "legionary wins 5 to 0: ulf is blocked until your next turn",
+        ],
+        "{t}"
+    );
+    assert_eq!(
+        t.matches("ulf (Heavy infantry) attacks legionary").count(),
+        3,
+        "{t}"
+    );
+    assert!(
+        after(&out, ":explain")
+            .contains("\nmisses allowed for ulf: 1 (heavy infantry) set to 3 by berserker = 3\n"),
+        "{t}"
+    );
+}
+
+// Guards the control: a Viking who has not gone berserk is blocked by his first miss.
+#[test]
+fn without_berserker_one_miss_blocks() {
+    let game = Game::new(
+        "vikings",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&ulf()],
+    );
+    let out = game.play_refused(
+        1,
+        "melee ulf legionary\nmelee ulf legionary\n",
+        &["ulf was blocked and cannot attack again until your next turn"],
+    );
+    out.stdout_has(&["legionary wins 3 to 0: ulf is blocked until your next turn\n"]);
+    out.stdout_lacks("has missed him");
+}
+
+// Guards "he can continue attacking him": after a miss the berserker may attack only the man
+// he missed, not another.
+#[test]
+fn berserker_after_a_miss_may_attack_only_the_same_man() {
+    let game = Game::new(
+        "vikings",
+        &[
+            &legionary("legionary", 10.0, 10.0, ""),
+            &legionary("other", 12.0, 10.5, ""),
+        ],
+        &[&ulf()],
+    );
+    let out = game.play_refused(
+        1,
+        "activate ulf berserker\nmelee ulf legionary\nmelee ulf other\nmelee ulf legionary\n",
+        &["ulf is still fighting legionary and may attack only him this turn"],
+    );
+    assert_eq!(after(&out, "melee ulf other"), "");
+    out.stdout_has(&["ulf has missed him 2 of 3 times and may attack him again\n"]);
+}
+
+// Guards "this special ability can only be used once in a battle (per Viking)": Ulf cannot go
+// berserk again in a later turn, but another berserker still can.
+#[test]
+fn berserker_is_used_once_a_battle_per_viking() {
+    let game = Game::new(
+        "vikings",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[
+            &ulf(),
+            &viking("ragnar", 20.0, 20.0, ", abilities: [berserker]"),
+        ],
+    );
+    let out = game.play_refused(
+        1,
+        "activate ulf berserker\nend_turn\nend_turn\nactivate ulf berserker\nactivate ragnar berserker\n",
+        &["ulf: Viking Berserker is spent: it can be used once a battle"],
+    );
+    // The second `activate ulf berserker` changed nothing.
+    assert_eq!(
+        out.stdout.matches("ulf: Viking Berserker in force").count(),
+        1,
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        after(&out, "activate ragnar berserker"),
+        "  ragnar: Viking Berserker in force for a turn, no uses left\n"
+    );
+}
+
+// Guards "so long as they continue killing opponents": a man whose winning attack did not
+// kill (the berserker "cannot be killed") has stopped killing, so he cannot attack again this
+// turn, neither the berserker nor another man.
+#[test]
+fn attacker_who_fails_to_kill_a_berserker_cannot_attack_again() {
+    let game = Game::new(
+        "vikings",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[
+            &ulf(),
+            &viking("viking", 12.0, 11.0, ", stats: { defend: 0 }"),
+        ],
+    );
+    let out = game.play(
+        1,
+        "activate ulf berserker\nend_turn\nmelee legionary ulf\nmelee legionary viking\n",
+    );
+    out.expect_code(1);
+    out.stdout_has(&[", but ulf cannot be killed: "]);
+    assert_eq!(after(&out, "melee legionary viking"), "", "{}", out.stdout);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charge: "Cavalry can move 2 feet per turn and gain +1 attacking die. Note that this ability
+// can only be used if the cavalry attacks enemy units at the end of its 2 foot move, the
+// special ability cannot be used to retreat/move in any other direction or if the cavalry is
+// already engaged in battle. This ability can also only be used once every 3 turns."
+// ---------------------------------------------------------------------------------------------
+
+/// A light cavalryman of Rome at (10, 5) facing north: his 3.5" horse reaches from y 3.25 to
+/// 6.75.
+fn eques() -> String {
+    "{ id: eques, type: light_cavalry, at: [10, 5], facing: 0 }".to_string()
+}
+
+/// A Viking north of the eques with his base's edge `gap` inches from the horse's nose, and
+/// no defending dice (so any attack on him kills).
+fn target(id: &str, gap: f64) -> String {
+    viking(id, 10.0, 6.75 + gap + 0.6, ", stats: { defend: 0 }")
+}
+
+// Guards "Cavalry can move 2 feet per turn and gain +1 attacking die": a charge rides 21.5"
+// (more than the 18" move) and attacks with 2 dice.
+#[test]
+fn charge_moves_up_to_24_inches_and_attacks_with_one_more_die() {
+    let game = Game::new("romans", &[&eques()], &[&target("viking", 22.0)]);
+    let out = game.play_refused(
+        1,
+        "move eques 10 26.5\ncharge eques viking\n:explain\n",
+        &["eques moves at most 18\" a turn; (10, 26.5) is 21.5\" away"],
+    );
+    // The viking has no dice: the charge kills him whatever the seed; seed 1 fixes the 3.
+    assert_eq!(
+        after(&out, "charge eques viking"),
+        "  eques: Charge in force for a turn
+  eques moves 21.5\" from (10, 5) to (10, 26.5)
+  eques is tagged `moved`
+eques (Light cavalry) attacks viking (Heavy infantry)
+  eques is tagged `attacked`
+  eques attacks with 2 dice: 2d6kh1 [3, ~1] = 3
+  viking defends with 0 dice: no dice, so 0
+eques wins 3 to 0: viking is killed
+  viking is removed: killed by eques
+"
+    );
+    assert_eq!(
+        after(&out, ":explain"),
+        "\
+move allowance for eques: 18 (light cavalry) set to 24 by charge = 24
+rear beyond for viking: 90 (heavy infantry) = 90
+attack dice for eques: 1 (light cavalry) +1 charge = 2
+defend dice for viking: 0 (heavy infantry) = 0
+"
+    );
+}
+
+// Guards the control: the same horseman attacking without charging rolls 1 die.
+#[test]
+fn melee_without_a_charge_attacks_with_the_troops_dice() {
+    let game = Game::new("romans", &[&eques()], &[&target("viking", 1.0)]);
+    let out = game.play_ok(1, "melee eques viking\n");
+    out.stdout_has(&["\n  eques attacks with 1 die: 1d6kh1 ["]);
+    out.stdout_lacks("Charge");
+}
+
+// Guards "attacks enemy units at the end of its 2 foot move": a target more than 24" and the
+// 2" of melee reach away is refused, and the refusal spends nothing (a charge at a target
+// 25" away then rides the full 24" and attacks from 1" away).
+#[test]
+fn charge_reaches_at_most_24_inches_and_the_melee_reach() {
+    let game = Game::new(
+        "romans",
+        &[&eques()],
+        &[
+            &viking("far", 10.0, 6.75 + 26.5 + 0.6, ""),
+            &target("viking", 25.0),
+        ],
+    );
+    let out = game.play(1, "charge eques far\ncharge eques viking\n");
+    out.expect_code(1)
+        .stderr_has(&["far is 26.5\" away: a charge moves 24\" and then reaches 2\""]);
+    assert_eq!(after(&out, "charge eques far"), "");
+    let t = after(&out, "charge eques viking");
+    assert!(
+        t.starts_with(
+            "  eques: Charge in force for a turn\n  eques moves 24\" from (10, 5) to (10, 29)\n"
+        ),
+        "{t}"
+    );
+    assert!(t.contains("\n  eques attacks with 2 dice: "), "{t}");
+}
+
+// Guards "or if the cavalry is already engaged in battle": an enemy within 2" forbids the
+// charge.
+#[test]
+fn charge_is_refused_when_already_engaged() {
+    let game = Game::new(
+        "romans",
+        &[&eques()],
+        &[&target("viking", 12.0), &viking("near", 13.0, 5.0, "")],
+    );
+    let out = game.play_refused(
+        1,
+        "charge eques viking\nprint(ability_active(unit(\"eques\"), \"charge\"))\n",
+        &["eques is already engaged with near and cannot charge"],
+    );
+    assert_eq!(after(&out, "charge eques viking"), "");
+    assert_eq!(
+        after(&out, "print(ability_active(unit(\"eques\"), \"charge\"))"),
+        "false\n"
+    );
+}
+
+// Guards "can only be used if the cavalry attacks enemy units at the end of its 2 foot move":
+// a horseman who has moved this turn cannot charge.
+#[test]
+fn charge_is_refused_after_moving() {
+    let game = Game::new("romans", &[&eques()], &[&target("viking", 12.0)]);
+    let out = game.play_refused(
+        1,
+        "move eques 10 6\ncharge eques viking\n",
+        &["eques has already moved or attacked this turn and cannot charge"],
+    );
+    assert_eq!(after(&out, "charge eques viking"), "");
+}
+
+// Guards "this ability can also only be used once every 3 turns": a charge on turn 1 rests
+// through turns 2 and 3 and may ride again on turn 4.
+#[test]
+fn charge_is_used_once_every_3_turns() {
+    let game = Game::new(
+        "romans",
+        &[&eques()],
+        // After the first charge the eques stands at (10, 26.5) facing north; `second` is 6"
+        // in front of his horse's nose then.
+        &[
+            &target("viking", 22.0),
+            &viking(
+                "second",
+                10.0,
+                26.5 + 1.75 + 6.0 + 0.6,
+                ", stats: { defend: 0 }",
+            ),
+        ],
+    );
+    let out = game.play(
+        1,
+        "charge eques viking\nend_turn\nend_turn\ncharge eques second\nend_turn\nend_turn\n\
+         charge eques second\nend_turn\nend_turn\nprint(turn())\ncharge eques second\n",
+    );
+    out.expect_code(1);
+    let refusal = "eques: Charge must rest 2 turns between uses: it can be used again on turn 4";
+    assert_eq!(out.err().matches(refusal).count(), 2, "{}", out.stderr);
+    assert_eq!(after(&out, "print(turn())"), "4\n");
+    let last = transcript(&out)
+        .rsplit("> charge eques second\n")
+        .next()
+        .unwrap_or_default();
+    assert!(
+        last.starts_with("  eques: Charge in force for a turn\n  eques moves 5.5\" "),
+        "{last}"
+    );
+    assert!(last.contains("eques wins "), "{last}");
+}
+
+// Guards "only cavalry": a figure without the Charge ability cannot charge.
+#[test]
+fn figure_without_the_charge_ability_cannot_charge() {
+    let game = Game::new(
+        "romans",
+        &[&legionary("legionary", 10.0, 5.0, "")],
+        &[&target("viking", 10.0)],
+    );
+    let out = game.play_refused(
+        1,
+        "charge legionary viking\n",
+        &["legionary cannot charge: only cavalry with the Charge ability can"],
+    );
+    assert_eq!(after(&out, "charge legionary viking"), "");
+}
+
+// Guards that the Charge is triggered by a charge, not chosen: `activate` refuses it.
+#[test]
+fn charge_is_not_chosen_with_activate() {
+    let game = Game::new("romans", &[&eques()], &[&target("viking", 10.0)]);
+    let out = game.play_refused(
+        1,
+        "activate eques charge\n",
+        &["Charge is not chosen by the player: the rules use it when it applies"],
+    );
+    out.stdout_lacks("in force");
+}
+
+// Guards that a horseman charges a target in reach however he stood: one standing side-on to
+// his target (facing east, the target north) turns to it and rides at it like one facing it.
+#[test]
+fn rider_standing_side_on_charges_a_target_in_reach() {
+    let game = Game::new(
+        "romans",
+        &["{ id: eques, type: light_cavalry, at: [10, 5], facing: 90 }"],
+        &[&target("viking", 22.0)],
+    );
+    let out = game.play_ok(1, "charge eques viking\n");
+    let t = after(&out, "charge eques viking");
+    assert!(
+        t.contains("\neques (Light cavalry) attacks viking (Heavy infantry)\n"),
+        "{t}"
+    );
+    assert!(t.contains("eques wins "), "{t}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The host keeps the uses: scripts ask it, and it refuses what the ability's metadata forbids.
+// ---------------------------------------------------------------------------------------------
+
+// Guards that the host, not the script, keeps the berserker's one use: `uses_left` and
+// `ability_active` report it truthfully, and `use_ability` on the spent ability is refused
+// even after the script ends the use itself.
+#[test]
+fn host_refuses_a_spent_ability_to_scripts() {
+    let game = Game::new(
+        "vikings",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&ulf()],
+    );
+    let out = game.script(
+        1,
+        r#"let u = unit("ulf");
+print(`uses left ${uses_left(u, "berserker")}, active ${ability_active(u, "berserker")}`);
+use_ability(u, "berserker");
+print(`uses left ${uses_left(u, "berserker")}, active ${ability_active(u, "berserker")}`);
+end_ability(u, "berserker");
+print(`uses left ${uses_left(u, "berserker")}, active ${ability_active(u, "berserker")}`);
+try { use_ability(u, "berserker"); } catch (e) { print(`refused: ${e}`); }
+print(`uses left ${uses_left(u, "berserker")}, active ${ability_active(u, "berserker")}`);
+"#,
+    );
+    out.expect_code(0);
+    assert_eq!(
+        transcript_of_script(&out),
+        "\
+uses left 1, active false
+  ulf: Viking Berserker in force for a turn, no uses left
+uses left 0, active true
+  ulf: Viking Berserker ends
+uses left 0, active false
+refused: ulf: Viking Berserker is spent: it can be used once a battle
+uses left 0, active false
+"
+    );
+}
+
+/// What a `.rhai` run printed after the set-up lines (seed, scenario, first turn).
+fn transcript_of_script(out: &Output) -> String {
+    out.stdout
+        .lines()
+        .skip(3)
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+// Guards that the host keeps the Charge's rest: unlimited uses (`uses_left` is `()`), but
+// ending the charge early does not let a script use it again before turn 4.
+#[test]
+fn host_refuses_a_resting_ability_to_scripts() {
+    let game = Game::new("romans", &[&eques()], &[&target("viking", 10.0)]);
+    let out = game.script(
+        1,
+        r#"let u = unit("eques");
+print(`unlimited ${uses_left(u, "charge") == ()}`);
+use_ability(u, "charge");
+print(`active ${ability_active(u, "charge")}`);
+end_ability(u, "charge");
+print(`active ${ability_active(u, "charge")}`);
+try { use_ability(u, "charge"); } catch (e) { print(`refused: ${e}`); }
+"#,
+    );
+    out.expect_code(0);
+    assert_eq!(
+        transcript_of_script(&out),
+        "\
+unlimited true
+  eques: Charge in force for a turn
+active true
+  eques: Charge ends
+active false
+refused: eques: Charge must rest 2 turns between uses: it can be used again on turn 4
+"
+    );
+}
+
+// Guards that an action that fails spends nothing: a use made by a line that then fails is
+// rolled back with it, and the berserker can still go berserk.
+#[test]
+fn failed_action_spends_no_use() {
+    let game = Game::new(
+        "vikings",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&ulf()],
+    );
+    let out = game.play_refused(
+        1,
+        "use_ability(unit(\"ulf\"), \"berserker\"); throw \"changed my mind\"\n\
+         print(uses_left(unit(\"ulf\"), \"berserker\"))\nactivate ulf berserker\n",
+        &["changed my mind"],
+    );
+    assert_eq!(
+        after(&out, "print(uses_left(unit(\"ulf\"), \"berserker\"))"),
+        "1\n"
+    );
+    assert_eq!(
+        after(&out, "activate ulf berserker"),
+        "  ulf: Viking Berserker in force for a turn, no uses left\n"
+    );
+}
+
+// Guards that a script cannot use an ability its unit does not have.
+#[test]
+fn host_refuses_an_ability_the_unit_lacks() {
+    let game = Game::new(
+        "vikings",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&ulf()],
+    );
+    let out = game.play_refused(
+        1,
+        "use_ability(unit(\"legionary\"), \"berserker\")\nprint(uses_left(unit(\"ulf\"), \"berserker\"))\n",
+        &["legionary has no ability `berserker` (its abilities: none)"],
+    );
+    assert_eq!(
+        after(&out, "print(uses_left(unit(\"ulf\"), \"berserker\"))"),
+        "1\n"
+    );
+}
+
+// Guards that a player naming an ability that is not in the game is refused in the players'
+// terms, as a rule refusing an action, not as a bug in the rules' script.
+#[test]
+fn activate_of_an_unknown_ability_is_refused_in_the_players_terms() {
+    let game = Game::new(
+        "romans",
+        &[&testudo_legionary("legionary", 10.0, 10.0)],
+        &[&viking("viking", 14.0, 30.0, "")],
+    );
+    let out = game.play_refused(
+        1,
+        "activate legionary testudoo\n",
+        &["sandtable::rules", "`testudoo`"],
+    );
+    assert!(!out.stderr.contains("rules.rhai"), "{}", out.stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Broken ability scripts: the action fails with a diagnostic naming the ability and the hook,
+// in bounded time, and leaves the game as it was.
+// ---------------------------------------------------------------------------------------------
+
+/// An always-on ability whose `can_die` hook runs `body` (asked once a melee attacker has
+/// won, after both rolls).
+fn can_die_ability(body: &str) -> String {
+    format!(
+        "fn meta() {{\n    #{{ name: \"Broken Shield\", activation: \"always\" }}\n}}\n\nfn can_die(info) {{\n    {body}\n}}\n"
+    )
+}
+
+/// A game where `legionary` has the ability `name` and no dice (so a Viking's attack on him
+/// reaches `can_die`), and `other`, without it and without dice, 10" along the line.
+fn broken_game(name: &str, script: &str) -> Game {
+    Game::with_abilities(
+        "vikings",
+        &[
+            &legionary(
+                "legionary",
+                10.0,
+                10.0,
+                &format!(", abilities: [{name}], stats: {{ defend: 0 }}"),
+            ),
+            &legionary("other", 20.0, 10.0, ", stats: { defend: 0 }"),
+        ],
+        &[
+            &viking("viking", 10.0, 12.0, ""),
+            &viking("viking_2", 20.0, 12.0, ""),
+        ],
+        &[(name, script)],
+    )
+}
+
+/// The lines every broken-ability test plays: the melee that reaches the broken hook, then
+/// checks that nothing changed and that the game goes on.
+const AFTER_A_BROKEN_HOOK: &str = "melee viking legionary\nprint(unit(\"legionary\").in_play)\n\
+     print(unit(\"viking\").tags)\nmelee viking_2 other\n";
+
+/// Checks that the failed melee left the game as before: nothing printed for it, the
+/// defender in play, the attacker untagged; and that the next melee rolls the same dice as it
+/// would have had the failed one never happened.
+#[track_caller]
+fn game_is_as_before(game: &Game, out: &Output) {
+    assert_eq!(after(out, "melee viking legionary"), "", "{}", out.stdout);
+    assert_eq!(after(out, "print(unit(\"legionary\").in_play)"), "true\n");
+    assert_eq!(after(out, "print(unit(\"viking\").tags)"), "[]\n");
+    let fresh = game.play_ok(1, "melee viking_2 other\n");
+    let next = after(out, "melee viking_2 other");
+    assert_eq!(next, after(&fresh, "melee viking_2 other"));
+    assert!(next.contains("\nviking_2 wins "), "{next}");
+}
+
+// Guards that a hook with a runtime error fails the action with a diagnostic naming the
+// ability and the hook, at its line, and leaves the game as it was.
+#[test]
+fn ability_hook_with_a_runtime_error_fails_the_action_cleanly() {
+    let game = broken_game("broken", &can_die_ability("no_such_variable"));
+    let out = game.play(1, AFTER_A_BROKEN_HOOK);
+    out.expect_code(1).stderr_has(&[
+        "Variable not found: no_such_variable (in `can_die` of ability `broken`",
+        "[scripts/abilities/broken.rhai:6:5]",
+    ]);
+    game_is_as_before(&game, &out);
+}
+
+// Guards that a hook that never ends is stopped within a few seconds, with a diagnostic
+// naming the ability and the hook, and leaves the game as it was.
+#[test]
+fn ability_hook_that_never_ends_is_stopped_cleanly() {
+    let game = broken_game("endless", &can_die_ability("loop {}"));
+    let out = game.play(1, AFTER_A_BROKEN_HOOK);
+    out.expect_code(1).stderr_has(&[
+        "(in `can_die` of ability `endless`",
+        "look for a loop that never ends",
+    ]);
+    assert!(
+        out.elapsed < std::time::Duration::from_secs(10),
+        "took {:?}",
+        out.elapsed
+    );
+    game_is_as_before(&game, &out);
+}
+
+// Guards that the diagnostic of a hook that never ends names the ability, its hook and its
+// file, and does not point at a wrong line: Rhai gives no position for a script stopped by
+// the sandbox's limits, and a label at 1:1 (the ability's `fn meta()`) would mislead.
+#[test]
+fn endless_hook_diagnostic_names_the_hook_and_file() {
+    let game = broken_game("endless", &can_die_ability("loop {}"));
+    let out = game.play(1, "melee viking legionary\n");
+    out.expect_code(1).stderr_has(&[
+        "(in `can_die` of ability `endless`)",
+        "abilities/endless.rhai",
+        "look for a loop that never ends",
+    ]);
+    assert!(!out.stderr.contains("endless.rhai:1:1"), "{}", out.stderr);
+}
+
+// Guards that hooks asking their own ability endlessly are stopped at the nesting limit.
+#[test]
+fn abilities_asking_themselves_are_stopped_8_deep() {
+    let echo = "fn meta() {\n    #{ name: \"Echo\", activation: \"always\" }\n}\n\n\
+                fn defend_dice(dice, info) {\n    ask(\"defend_dice\", info.unit, dice, info)\n}\n";
+    let game = broken_game("echo", echo);
+    let out = game.play(1, AFTER_A_BROKEN_HOOK);
+    out.expect_code(1).stderr_has(&[
+        "abilities asked each other more than 8 deep (hook `defend_dice` of `echo`)",
+        "(in `defend_dice` of ability `echo`",
+    ]);
+    game_is_as_before(&game, &out);
+}
+
+// Guards that the nesting count is the action's: after one action fails at the limit, hooks
+// may again nest up to it (a unit whose ability nests 3 deep still defends).
+#[test]
+fn nesting_limit_is_counted_afresh_for_each_action() {
+    let nest = "fn meta() {\n    #{ name: \"Nest\", activation: \"always\" }\n}\n\n\
+                fn defend_dice(dice, info) {\n    let n = if \"n\" in info { info.n } else { 0 };\n    \
+                if n < info.unit.stat(\"nest\") { ask(\"defend_dice\", info.unit, dice, #{ n: n + 1 }) } else { dice + 1 }\n}\n";
+    let game = Game::with_abilities(
+        "vikings",
+        &[
+            &legionary(
+                "deep",
+                10.0,
+                10.0,
+                ", abilities: [nest], stats: { nest: 20 }",
+            ),
+            &legionary(
+                "shallow",
+                20.0,
+                10.0,
+                ", abilities: [nest], stats: { nest: 3 }",
+            ),
+        ],
+        &[
+            &viking("viking", 10.0, 12.0, ""),
+            &viking("viking_2", 20.0, 12.0, ""),
+        ],
+        &[("nest", nest)],
+    );
+    let out = game.play(1, "melee viking deep\nmelee viking_2 shallow\n");
+    out.expect_code(1)
+        .stderr_has(&["abilities asked each other more than 8 deep"]);
+    assert_eq!(after(&out, "melee viking deep"), "");
+    out.stdout_has(&["\n  shallow defends with 3 dice: "]);
+}
+
+/// A scenario whose legionary has the ability `name`, checked in a project where the ability's
+/// script is `script`.
+fn check_with_ability(name: &str, script: &str) -> Output {
+    let game = Game::with_abilities(
+        "romans",
+        &[&legionary(
+            "legionary",
+            10.0,
+            10.0,
+            &format!(", abilities: [{name}]"),
+        )],
+        &[&viking("viking", 10.0, 30.0, "")],
+        &[(name, script)],
+    );
+    let out = game.check();
+    out.expect_code(1);
+    out.stdout_has(&["FAIL game.yaml\n"]);
+    out
+}
+
+// Guards that an ability without `meta()` makes `check` of a scenario using it fail, saying
+// what is missing.
+#[test]
+fn ability_without_meta_fails_check() {
+    let out = check_with_ability("nometa", "fn defend_dice(dice, info) {\n    dice + 1\n}\n");
+    out.stderr_has(&[
+        "ability `nometa`: its `meta()` failed: Function not found: meta",
+        "scripts/abilities/nometa.rhai must define `fn meta()` returning a map",
+    ]);
+}
+
+// Guards that a malformed `meta()` makes `check` fail with a clear message: an unknown
+// activation, a misspelt field, a missing name, and a value that is not a map.
+#[test]
+fn ability_with_malformed_meta_fails_check() {
+    let cases = [
+        (
+            "#{ name: \"Bad\", activation: \"sometimes\" }",
+            "ability `bad`: bad `meta()`: ",
+            "unknown variant `sometimes`, expected one of `always`, `chosen`, `triggered`",
+        ),
+        (
+            "#{ name: \"Bad\", activation: \"chosen\", usses: 1 }",
+            "ability `bad`: bad `meta()`: ",
+            "unknown field `usses`",
+        ),
+        (
+            "#{ activation: \"chosen\" }",
+            "ability `bad`: bad `meta()`: ",
+            "missing field `name`",
+        ),
+        ("42", "ability `bad`: bad `meta()`: ", "expecting Map"),
+    ];
+    for (meta, message, why) in cases {
+        let out = check_with_ability("bad", &format!("fn meta() {{\n    {meta}\n}}\n"));
+        out.stderr_has(&[
+            message,
+            why,
+            "it needs `name` and `activation` (always, chosen or triggered)",
+        ]);
+    }
+}
+
+// Guards the control for the checks above: a well-formed ability in the same project checks
+// clean.
+#[test]
+fn well_formed_ability_checks_clean() {
+    let game = Game::with_abilities(
+        "romans",
+        &[&legionary("legionary", 10.0, 10.0, ", abilities: [good]")],
+        &[&viking("viking", 10.0, 30.0, "")],
+        &[(
+            "good",
+            "fn meta() {\n    #{ name: \"Good\", activation: \"always\" }\n}\n",
+        )],
+    );
+    game.check().expect_code(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Explain: who changed what in the last action.
+// ---------------------------------------------------------------------------------------------
+
+// Guards `run --explain`: after each action, its trace as `  [explain] ...` lines.
+#[test]
+fn run_explain_prints_the_trace_after_each_action() {
+    let game = Game::new(
+        "romans",
+        &[&testudo_legionary("legionary", 10.0, 10.0)],
+        &[&viking("viking", 10.0, 12.0, "")],
+    );
+    let lines = "activate legionary testudo\nend_turn\nmelee viking legionary\n";
+    let out = game.run_lines(1, lines, true);
+    out.expect_code(0);
+    assert_eq!(
+        after(&out, "melee viking legionary"),
+        "\
+viking (Heavy infantry) attacks legionary (Heavy infantry)
+  viking is tagged `attacked`
+  viking attacks with 1 die: 1d6kh1 [3] = 3
+  legionary defends with 3 dice: 3d6kh1 [~1, 4, ~2] = 4
+legionary wins 4 to 3: viking is blocked until your next turn
+  viking is tagged `blocked`
+  [explain] rear beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45
+  [explain] attack dice for viking: 1 (heavy infantry) = 1
+  [explain] defend dice for legionary: 2 (heavy infantry) +1 testudo = 3
+  [explain] misses allowed for viking: 1 (heavy infantry) = 1
+"
+    );
+    // An action that asks for no numbers explains nothing.
+    assert_eq!(
+        after(&out, "activate legionary testudo"),
+        "  legionary: Roman Testudo in force\n"
+    );
+    // Without the flag, the same run prints no trace.
+    let plain = game.run_lines(1, lines, false);
+    plain.expect_code(0);
+    assert!(!plain.stdout.contains("[explain]"), "{}", plain.stdout);
+}
+
+// Guards `:explain` at the prompt after a melee: the attack dice and defend dice lines.
+#[test]
+fn prompt_explain_lists_the_dice_of_the_last_melee() {
+    let game = Game::new(
+        "vikings",
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&viking("viking", 10.0, 12.0, ", stats: { attack: 3 }")],
+    );
+    let out = game.play_ok(1, ":explain\nmelee viking legionary\n:explain\n");
+    // Before any action there is nothing to explain.
+    assert_eq!(
+        after(&out, ":explain"),
+        "the last action asked the rules for no numbers\n"
+    );
+    // Seed 1: the Viking's three dice win (4 to 2), so the rules ask nothing about misses.
+    out.stdout_has(&["\nviking wins 4 to 2: legionary is killed\n"]);
+    assert_eq!(
+        after_last(&out, ":explain"),
+        "\
+rear beyond for legionary: 90 (heavy infantry) = 90
+attack dice for viking: 3 (heavy infantry) = 3
+defend dice for legionary: 2 (heavy infantry) = 2
+"
+    );
+}
