@@ -1057,6 +1057,15 @@ fn register_units(engine: &mut Engine, state: &Shared) {
             .map(|side| side.name.clone())
             .ok_or_else(|| host_error(format!("unknown side `{id}`")))
     });
+    let st = state.clone();
+    volatile!(engine, "side_edge", move |id: &str| -> Res<String> {
+        let s = st.borrow();
+        s.sides
+            .iter()
+            .find(|side| side.id == id)
+            .map(|side| format!("{:?}", side.edge).to_lowercase())
+            .ok_or_else(|| host_error(format!("unknown side `{id}`")))
+    });
 
     macro_rules! getter {
         ($name:literal, |$u:ident| $body:expr) => {{
