@@ -688,7 +688,7 @@ fn berserker_who_has_not_gone_berserk_can_be_killed() {
     );
     let out = game.play_ok(1, "melee legionary ulf\n");
     out.stdout_has(&[
-        "legionary wins 3 to 0: ulf is killed\n  ulf is removed: killed by legionary\n",
+        "legionary wins 3 to 0: ulf is killed\n  ulf is removed: killed by legionary\n  legionary is tagged `may step`\n",
     ]);
 }
 
@@ -712,7 +712,7 @@ fn berserker_lasts_only_his_turn() {
     // Ulf has no dice: the legionary wins whatever the seed.
     let t = after(&out, "melee legionary ulf");
     assert!(
-        t.ends_with(" to 0: ulf is killed\n  ulf is removed: killed by legionary\n"),
+        t.ends_with(" to 0: ulf is killed\n  ulf is removed: killed by legionary\n  legionary is tagged `may step`\n"),
         "{t}"
     );
 }
@@ -910,6 +910,7 @@ eques (Light cavalry) attacks viking (Heavy infantry)
   viking defends with 0 dice: no dice, so 0
 eques wins 3 to 0: viking is killed
   viking is removed: killed by eques
+  eques is tagged `may step`
 "
     );
     assert_eq!(

@@ -272,6 +272,7 @@ viking_1 (Viking warrior) attacks legionary_1 (Legionary)
   legionary_1 defends with 2 dice: 2d6kh1 [~1, 2] = 2
 viking_1 wins 4 to 2: legionary_1 is killed
   legionary_1 is removed: killed by viking_1
+  viking_1 is tagged `may step`
 legionary_1 in play: false
 => 1
 "

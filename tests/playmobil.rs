@@ -178,6 +178,7 @@ viking (Heavy infantry) attacks legionary (Heavy infantry)
   legionary defends with 3 dice: 3d6kh1 [4, ~4, ~3] = 4
 viking wins 5 to 4: legionary is killed
   legionary is removed: killed by viking
+  viking is tagged `may step`
 "
     );
 }
@@ -235,6 +236,7 @@ viking (Heavy infantry) attacks legionary (Heavy infantry)
   legionary defends with 1 die: 1d6kh1 [3] = 3
 viking wins 3 to 3 (ties go to the attacker): legionary is killed
   legionary is removed: killed by viking
+  viking is tagged `may step`
 "
     );
 }
@@ -364,7 +366,8 @@ fn attacker_who_kills_may_attack_again() {
     // Seed 14: the Viking wins both melees, one die against two each time (5 to 3, 6 to 4).
     let out = game.play_ok(14, "melee viking first\nmelee viking second\n");
     out.stdout_has(&[
-        "viking wins 5 to 3: first is killed\n  first is removed: killed by viking\n",
+        "viking wins 5 to 3: first is killed\n  first is removed: killed by viking\n  viking is tagged `may step`\n",
+        // The first kill's step is still open (the tag stays): no second tag.
         "viking wins 6 to 4: second is killed\n  second is removed: killed by viking\n",
     ]);
 }
@@ -382,7 +385,7 @@ fn attacker_turns_to_face_the_defender() {
     out.stdout_has(&[
         "  viking turns from 0° to 270°\n",
         VIKING_KILLS_LEGIONARY,
-        "at (12, 10) facing 270° [attacked]\n",
+        "at (12, 10) facing 270° [attacked, may step]\n",
     ]);
 }
 
@@ -519,7 +522,7 @@ fn killed_figure_no_longer_stands_between() {
         out.stderr
     );
     out.stdout_has(&[
-        "viking wins 4 to 2: front is killed\n  front is removed: killed by viking\n",
+        "viking wins 4 to 2: front is killed\n  front is removed: killed by viking\n  viking is tagged `may step`\n",
         "> melee viking back\nviking (Heavy infantry) attacks back (Heavy infantry)\n",
     ]);
 }
