@@ -439,13 +439,12 @@ fn units(session: &Session, side: Option<&str>) -> String {
         out.push_str(&format!("{} ({}):\n", s.name, s.id));
         for i in state.battlefield.by_side(&s.id) {
             let u = &state.battlefield.units()[i];
-            let tags = if u.tags.is_empty() {
+            let shown: Vec<&String> = u.tags.iter().filter(|t| !t.starts_with('_')).collect();
+            let tags = if shown.is_empty() {
                 String::new()
             } else {
-                format!(
-                    " [{}]",
-                    u.tags.iter().cloned().collect::<Vec<_>>().join(", ")
-                )
+                let names: Vec<&str> = shown.iter().map(|t| t.as_str()).collect();
+                format!(" [{}]", names.join(", "))
             };
             out.push_str(&format!(
                 "  {:<14} {:<18} at {} facing {}{}\n",

@@ -58,6 +58,7 @@ enum Undo {
     Hits(usize, i64),
     Stands(usize, i64),
     Name(usize, String),
+    Side(usize, String),
     Stat(usize, String, Option<Stat>),
     Tag(usize, String, bool),
     Group(usize, String, Option<String>),
@@ -242,6 +243,11 @@ impl GameState {
                     u.name = n;
                 }
             }
+            Undo::Side(i, side) => {
+                if let Some(u) = field.get_mut(i) {
+                    u.side = side;
+                }
+            }
             Undo::Stat(i, name, value) => {
                 if let Some(u) = field.get_mut(i) {
                     match value {
@@ -420,6 +426,18 @@ impl GameState {
         Ok(())
     }
 
+    /// Moves a unit to another side (a captured chariot, a turncoat).
+    pub fn set_side(&mut self, idx: usize, side: &str) -> Result<(), String> {
+        if !self.sides.iter().any(|s| s.id == side) {
+            return Err(format!("unknown side `{side}`"));
+        }
+        let unit = self.unit_mut(idx)?;
+        let from = std::mem::replace(&mut unit.side, side.to_string());
+        self.remember(Undo::Side(idx, from.clone()));
+        self.change(idx, "side", Stat::Text(from), Stat::Text(side.into()));
+        Ok(())
+    }
+
     /// Puts a status tag on a unit (or takes it off).
     pub fn set_tag(&mut self, idx: usize, tag: &str, on: bool) -> Result<(), String> {
         let unit = self.unit_mut(idx)?;
@@ -431,11 +449,15 @@ impl GameState {
         if changed {
             let unit = unit.id.clone();
             self.remember(Undo::Tag(idx, tag.to_string(), !on));
-            self.emit(Event::Tag {
-                unit,
-                tag: tag.into(),
-                on,
-            });
+            // Tags starting with `_` are the rules' private notes (whom a figure fought this
+            // turn, ...): kept and undone like any change, but not narrated.
+            if !tag.starts_with('_') {
+                self.emit(Event::Tag {
+                    unit,
+                    tag: tag.into(),
+                    on,
+                });
+            }
         }
         Ok(())
     }

@@ -989,7 +989,7 @@ fn charge_is_refused_after_moving() {
     let out = game.play_refused(
         1,
         "move eques 10 6\ncharge eques viking\n",
-        &["eques has already moved or attacked this turn and cannot charge"],
+        &["eques has already moved or attacked this turn (or is dismounting) and cannot charge"],
     );
     assert_eq!(after(&out, "charge eques viking"), "");
 }

@@ -1086,7 +1086,10 @@ fn register_units(engine: &mut Engine, state: &Shared) {
     getter!("hits", |u| u.hits);
     getter!("stands", |u| u.stands);
     getter!("in_play", |u| u.in_play);
-    getter!("tags", |u| strings(&u.tags));
+    // Private notes (tags starting with `_`) stay out of the list; `has_tag` sees them.
+    getter!("tags", |u| strings(
+        u.tags.iter().filter(|t| !t.starts_with('_'))
+    ));
     getter!("abilities", |u| strings(&u.abilities));
     getter!("label", |u| u.label());
     getter!("groups", |u| {
@@ -1117,6 +1120,7 @@ fn register_units(engine: &mut Engine, state: &Shared) {
         }};
     }
     setter!("name", |s, i, v: ImmutableString| s.set_name(i, &v));
+    setter!("side", |s, i, v: ImmutableString| s.set_side(i, &v));
     setter!("hits", |s, i, v: INT| s.set_hits(i, v));
     setter!("stands", |s, i, v: INT| s.set_stands(i, v));
     setter!("pos", |s, i, v: Point| s.move_unit(i, v));
@@ -1183,6 +1187,24 @@ fn register_units(engine: &mut Engine, state: &Shared) {
                                      tag: &str|
           -> Res<()> {
         st.borrow_mut().set_tag(r.0, tag, false).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "untag_all", move |r: &mut UnitRef,
+                                         prefix: &str|
+          -> Res<()> {
+        let mut s = st.borrow_mut();
+        let tags: Vec<String> = s
+            .unit(r.0)
+            .map_err(host_error)?
+            .tags
+            .iter()
+            .filter(|t| t.starts_with(prefix))
+            .cloned()
+            .collect();
+        for t in tags {
+            s.set_tag(r.0, &t, false).map_err(host_error)?;
+        }
+        Ok(())
     });
     let st = state.clone();
     volatile!(engine, "group", move |r: &mut UnitRef,
