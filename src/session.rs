@@ -294,6 +294,42 @@ impl Session {
         self.abilities.borrow().list.contains_key(name)
     }
 
+    /// Plays the battle to its end with the ruleset's policy: ask `victory`, let the side
+    /// to play take its turn (`play_turn`), pass the turn (`end_turn`), and again.
+    /// `after_step` runs after every turn and every change of turn (to narrate).
+    pub fn play_battle(
+        &mut self,
+        max_turns: i64,
+        mut after_step: impl FnMut(&mut Session),
+    ) -> Result<Outcome, Error> {
+        if !self.verbs.contains_key(PLAY_TURN) {
+            return Err(Error::other(
+                format!("the ruleset `{}` has no policy", self.scenario.ruleset.id),
+                Some(format!(
+                    "define `fn {PLAY_TURN}(side)` in its scripts (see docs/writing-a-ruleset.md)"
+                )),
+            ));
+        }
+        loop {
+            if let Some(outcome) = self.victory()? {
+                return Ok(outcome);
+            }
+            if self.state.borrow().turn > max_turns {
+                return Err(Error::other(
+                    format!("the battle has not ended after {max_turns} turns"),
+                    Some("the ruleset's `victory` can never be met in this scenario".into()),
+                ));
+            }
+            let side = self.state.borrow().active_side.clone();
+            let played = self.call(PLAY_TURN, vec![side.into()]);
+            after_step(self);
+            let _ = played?;
+            let passed = self.call(END_TURN, Vec::new());
+            after_step(self);
+            let _ = passed?;
+        }
+    }
+
     /// Who changed what in the last action, one line per number asked for.
     pub fn explain(&self) -> Vec<String> {
         self.state.borrow().trace.clone()

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use super::{Common, flush_events, start_session};
 use crate::error::Error;
-use crate::session::{END_TURN, PLAY_TURN, Session};
 
 /// A battle that has not ended after this many turns is reported as an error in the rules:
 /// a victory condition that can never be met.
@@ -14,47 +13,24 @@ pub const MAX_TURNS: i64 = 1_000;
 /// Plays a battle to its end.
 pub fn battle(common: &Common, scenario: PathBuf, explain: bool) -> Result<u8, Error> {
     let (_project, mut session) = start_session(common, Some(scenario))?;
-    if !session.verbs().contains_key(PLAY_TURN) {
-        return Err(Error::other(
-            format!(
-                "the ruleset `{}` has no policy",
-                session.scenario().ruleset.id
-            ),
-            Some(format!(
-                "define `fn {PLAY_TURN}(side)` in its scripts (see docs/writing-a-ruleset.md)"
-            )),
-        ));
-    }
     flush_events(&mut session, common.json);
-    let outcome = loop {
-        if let Some(outcome) = session.victory()? {
-            break outcome;
+    let json = common.json;
+    let outcome = session.play_battle(MAX_TURNS, |session| {
+        flush_events(session, json);
+        if explain && !json {
+            for line in session.explain() {
+                outln!("  [explain] {line}");
+            }
         }
-        let turn = session.state().turn;
-        if turn > MAX_TURNS {
-            return Err(Error::other(
-                format!("the battle has not ended after {MAX_TURNS} turns"),
-                Some("the ruleset's `victory` can never be met in this scenario".into()),
-            ));
-        }
-        let side = session.state().active_side.clone();
-        step(
-            &mut session,
-            PLAY_TURN,
-            vec![side.into()],
-            common.json,
-            explain,
-        )?;
-        step(&mut session, END_TURN, Vec::new(), common.json, explain)?;
-    };
+    })?;
     if common.json {
         outln!(
             "{}",
             serde_json::json!({ "event": "result", "winner": outcome.winner, "reason": outcome.reason, "turn": outcome.turn })
         );
     } else {
+        let state = session.state();
         let name = |id: &str| {
-            let state = session.state();
             state
                 .sides
                 .iter()
@@ -72,21 +48,4 @@ pub fn battle(common: &Common, scenario: PathBuf, explain: bool) -> Result<u8, E
         }
     }
     Ok(0)
-}
-
-fn step(
-    session: &mut Session,
-    verb: &str,
-    args: Vec<rhai::Dynamic>,
-    json: bool,
-    explain: bool,
-) -> Result<(), Error> {
-    let result = session.call(verb, args);
-    flush_events(session, json);
-    if explain && !json {
-        for line in session.explain() {
-            outln!("  [explain] {line}");
-        }
-    }
-    result.map(|_| ())
 }

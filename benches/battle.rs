@@ -1,0 +1,29 @@
+//! A whole auto-played battle of the default scenario (Romans against Vikings): starting the
+//! session (compiling the ruleset and abilities) and playing it to its victory with the
+//! policy, events logged as usual.
+//!
+//! Run with `cargo bench --bench battle`; figures are recorded in docs/performance.md.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use sandtable::project::Project;
+use sandtable::scenario::Scenario;
+use sandtable::session::Session;
+
+fn battle(c: &mut Criterion) {
+    let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();
+    let mut seed = 0;
+    c.bench_function("session start", |b| {
+        b.iter(|| Session::new(&project, scenario.clone(), 1).unwrap())
+    });
+    c.bench_function("whole battle (start and play)", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut s = Session::new(&project, scenario.clone(), seed).unwrap();
+            s.play_battle(1_000, |_| {}).unwrap()
+        })
+    });
+}
+
+criterion_group!(benches, battle);
+criterion_main!(benches);
