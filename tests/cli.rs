@@ -152,7 +152,7 @@ fn check_of_the_project_reports_no_problem() {
     out.stdout_has(&[
         "romans_vs_vikings.yaml (scenario, 20 units)",
         "rules.rhai (script,",
-        "ruleset.yaml (ruleset, 14 troop types)",
+        "ruleset.yaml (ruleset, 18 troop types)",
     ]);
 }
 
@@ -455,7 +455,7 @@ fn check_of_a_ruleset_file_passes() {
     out.expect_code(0);
     assert_eq!(
         out.stdout,
-        "ok   scripts/rulesets/playmobil/ruleset.yaml (ruleset, 14 troop types)\n1 file checked, 0 problems\n"
+        "ok   scripts/rulesets/playmobil/ruleset.yaml (ruleset, 18 troop types)\n1 file checked, 0 problems\n"
     );
 }
 
@@ -472,7 +472,7 @@ fn check_of_a_ruleset_from_its_own_folder_passes() {
     out.expect_code(0);
     assert_eq!(
         out.stdout,
-        "ok   ruleset.yaml (ruleset, 14 troop types)\n1 file checked, 0 problems\n"
+        "ok   ruleset.yaml (ruleset, 18 troop types)\n1 file checked, 0 problems\n"
     );
 }
 

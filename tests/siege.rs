@@ -1,0 +1,128 @@
+//! Playmobil Melee Combat: siege engines and walls ("Burning/Destroying Siege Engines" and
+//! the artillery section's walls), played through the real binary.
+
+mod common;
+
+use common::{Output, Workspace};
+
+/// Attackers with a ram, a tower and a ladder; defenders with a wall, a fire archer, a
+/// torch-bearer standing by the tower and a scorpion. The attackers play first.
+const SIEGE: &str = "\
+name: Siege
+ruleset: playmobil
+first: attackers
+table: { width: 48, depth: 36 }
+sides:
+  - id: attackers
+    edge: south
+    units:
+      - { id: ram, type: battering_ram, at: [10, 10] }
+      - { id: tower, type: siege_tower, at: [20, 10] }
+      - { id: ladder, type: ladder, at: [30, 10] }
+  - id: defenders
+    edge: north
+    units:
+      - { id: wall, type: wall, at: [10, 14], facing: 180 }
+      - { id: archer, type: infantry_archer, at: [20, 20], facing: 180, abilities: [flaming_arrows] }
+      - { id: torch, type: light_infantry, at: [22.5, 12], facing: 180, stats: { torch: true } }
+      - { id: scorpion, type: artillery, at: [30, 30], facing: 180 }
+";
+
+fn play(seed: &str, lines: &str) -> Output {
+    let ws = Workspace::new();
+    ws.write("siege.yaml", SIEGE);
+    ws.sandtable(&["play", "siege.yaml", "--seed", seed], Some(lines))
+}
+
+// Guards "have men carry torches and stand by the engine for one turn": the tower burns at
+// the start of the torch-bearer's next turn.
+#[test]
+fn torch_bearer_burns_an_engine_after_a_turn_by_it() {
+    let out = play("4", "end_turn\nburn torch tower\nend_turn\nend_turn\n");
+    out.expect_code(0).stdout_has(&[
+        "torch sets his torch to tower\n",
+        "tower (Siege tower) burns\n  tower is removed: burnt by torch\n",
+    ]);
+}
+
+// Guards that a torch-bearer who is attacked while standing by the engine loses his chance:
+// the engine does not burn at the start of his next turn.
+#[test]
+fn attacked_torch_bearer_does_not_burn_the_engine() {
+    let ws = Workspace::new();
+    ws.write(
+        "torch.yaml",
+        &SIEGE.replace(
+            "      - { id: ladder, type: ladder, at: [30, 10] }\n",
+            "      - { id: ladder, type: ladder, at: [30, 10] }\n      - { id: guard, type: light_infantry, at: [24, 10], stats: { attack: 0 } }\n",
+        ),
+    );
+    let out = ws.sandtable(
+        &["play", "torch.yaml", "--seed", "4"],
+        Some("end_turn\nburn torch tower\nend_turn\nmelee guard torch\nend_turn\n"),
+    );
+    out.expect_code(0)
+        .stdout_has(&["  torch is attacked: the torch goes out\n"]);
+    out.stdout_lacks("burns\n");
+}
+
+// Guards "archers using the flaming arrow technique hit it 3 times": one flaming hit is a
+// first of three, not a kill.
+#[test]
+fn flaming_arrows_count_three_hits_on_an_engine() {
+    // Seed 4: the archer rolls 5 against the tower's 1.
+    let out = play(
+        "4",
+        "end_turn\nactivate archer flaming_arrows\nshoot archer tower\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "archer hits 5 to 1: the fire catches\n",
+        "  tower is hit by archer's flaming arrow (1 of 3 hits)\n",
+    ]);
+    out.stdout_lacks("tower is removed");
+}
+
+// Guards that ordinary arrows do an engine no harm, and that "ladders cannot be burned by
+// archers".
+#[test]
+fn plain_arrows_and_ladders_take_no_harm_from_archery() {
+    let out = play("4", "end_turn\nshoot archer tower\n");
+    out.expect_code(0)
+        .stdout_has(&["archer hits 5 to 1, but tower takes no harm from it\n"]);
+}
+
+// Guards the suggested artillery hits: a ladder (and a ram) falls to one hit.
+#[test]
+fn artillery_destroys_a_ladder_in_one_hit() {
+    // Seed 4: the scorpion's first roll is a 6, a hit.
+    let out = play("4", "end_turn\nfire scorpion ladder\n");
+    out.expect_code(0).stdout_has(&[
+        "  ladder is destroyed by scorpion's shot (1 of 1 hits)\n",
+        "  ladder is removed: destroyed by scorpion's shot\n",
+    ]);
+}
+
+// Guards "walls may only be attacked by artillery (or another siege engine, eg. a battering
+// ram)", and that a wall takes several hits (4, the default).
+#[test]
+fn walls_are_battered_by_rams_and_refuse_men() {
+    let ws = Workspace::new();
+    ws.write(
+        "walls.yaml",
+        &SIEGE.replace(
+            "      - { id: tower, type: siege_tower, at: [20, 10] }\n",
+            "      - { id: tower, type: siege_tower, at: [20, 10] }\n      - { id: man, type: heavy_infantry, at: [12.5, 12.5] }\n",
+        ),
+    );
+    let out = ws.sandtable(
+        &["play", "walls.yaml", "--seed", "4"],
+        Some("melee man wall\nmelee ram wall\n"),
+    );
+    out.expect_code(1)
+        .stderr_has(&["walls may only be attacked by artillery or a battering ram"]);
+    out.stdout_has(&[
+        "ram batters wall, 5 to 0\n",
+        "  wall is hit by ram (1 of 4 hits)\n",
+    ]);
+    out.stdout_lacks("wall is removed");
+}
