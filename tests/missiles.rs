@@ -735,7 +735,8 @@ fn routed_figure_cannot_attack() {
 }
 
 // Guards "group R must leave the battlefield by returning to their side of the map's edge":
-// at the start of Rome's turns r3 runs his full 6" south, then leaves the field.
+// at the start of Rome's turns r3 runs his full 6" for the south edge (swerving round the
+// flanker who stands in his way: there is a gap), then leaves the field.
 #[test]
 fn routed_figures_flee_to_their_edge_and_leave_the_field() {
     let game = rout_game();
@@ -756,10 +757,10 @@ Rome (romans):
 > end_turn
 turn 1: romans to play
   r3 turns from 0° to 180°
-  r3 moves 6\" from (14, 10) to (14, 4)
+  r3 moves 6\" from (14, 10) to (11, 4.8)
 > :units romans
 Rome (romans):
-  r3             Heavy infantry     at (14, 4) facing 180° [routed]
+  r3             Heavy infantry     at (11, 4.8) facing 180° [routed]
 > end_turn
   viking loses the tag `attacked`
   viking loses the tag `may step`
@@ -852,4 +853,60 @@ fn battle_on_every_scenario_ends_in_a_result() {
             );
         }
     }
+}
+
+/// A routed legionary boxed in by four of his own men, and another with a Viking standing
+/// squarely in his way and friends on both sides of it.
+const SURROUNDED: &str = "\
+name: Surrounded
+ruleset: playmobil
+first: vikings
+table: { width: 48, depth: 36 }
+sides:
+  - id: romans
+    edge: south
+    units:
+      - { id: r, type: heavy_infantry, at: [20, 20], tags: [routed] }
+      - { id: n, type: heavy_infantry, at: [20, 21.5] }
+      - { id: s, type: heavy_infantry, at: [20, 18.5] }
+      - { id: e, type: heavy_infantry, at: [21.5, 20] }
+      - { id: w, type: heavy_infantry, at: [18.5, 20] }
+      - { id: r2, type: heavy_infantry, at: [30, 20], tags: [routed] }
+  - id: vikings
+    edge: north
+    units:
+      - { id: v, type: heavy_infantry, at: [30, 18.5], facing: 0 }
+      - { id: v2, type: heavy_infantry, at: [27, 16], facing: 0 }
+      - { id: v3, type: heavy_infantry, at: [33, 16], facing: 0 }
+      - { id: v4, type: heavy_infantry, at: [25, 18], facing: 0 }
+      - { id: v5, type: heavy_infantry, at: [35, 18], facing: 0 }
+";
+
+// Guards "Stopping a Routing Unit: ... by surrounding it with his or her own men".
+#[test]
+fn routing_figure_surrounded_by_friends_stops() {
+    let ws = Workspace::new();
+    ws.write("surround.yaml", SURROUNDED);
+    let out = ws.sandtable(
+        &["play", "surround.yaml", "--seed", "2"],
+        Some("end_turn\n"),
+    );
+    out.expect_code(0).stdout_has(&[
+        "r (Heavy infantry) is surrounded by his own men and stops running\n  r loses the tag `routed`\n",
+    ]);
+}
+
+// Guards "if a player surrounds a routing unit ... group R behaves like a rider-less war
+// elephant": with no way out, the routing man attacks the enemy in his way.
+#[test]
+fn routing_figure_cut_off_fights_his_way_out() {
+    let ws = Workspace::new();
+    ws.write("surround.yaml", SURROUNDED);
+    let out = ws.sandtable(
+        &["play", "surround.yaml", "--seed", "2"],
+        Some("end_turn\n"),
+    );
+    out.expect_code(0)
+        .stdout_has(&["r2 (Heavy infantry) is cut off and fights his way out at "]);
+    out.stdout_lacks("r2 moves");
 }
