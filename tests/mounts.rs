@@ -1,0 +1,194 @@
+//! Playmobil Melee Combat: mounts and crews (`mounts.rhai`): dismounting and remounting,
+//! elephants' riders and rider-less elephants, chariots' drivers, the two-man strike and
+//! capturing a chariot.
+
+mod common;
+
+use common::{Output, Workspace};
+
+/// An archer, a horseman and a footman of Rome against an elephant and a chariot; Rome
+/// plays first.
+const MOUNTS: &str = "\
+name: Mounts
+ruleset: playmobil
+first: romans
+table: { width: 48, depth: 36 }
+sides:
+  - id: romans
+    edge: south
+    units:
+      - { id: archer, type: infantry_archer, at: [10, 10] }
+      - { id: eques, type: light_cavalry, at: [30, 5] }
+      - { id: foot, type: light_infantry, at: [20, 19] }
+  - id: carthage
+    edge: north
+    units:
+      - { id: elephant, type: war_elephant, at: [10, 16], facing: 180 }
+      - { id: chariot, type: chariot, at: [20, 22], facing: 180 }
+";
+
+fn play(seed: &str, lines: &str) -> Output {
+    let ws = Workspace::new();
+    ws.write("mounts.yaml", MOUNTS);
+    ws.sandtable(&["play", "mounts.yaml", "--seed", seed], Some(lines))
+}
+
+// Guards "the elephant rider can only be killed by archers or thrown weapons" and "if the
+// rider of the war elephant is killed the war elephant looses -1 attacking and -1 defending
+// die".
+#[test]
+fn elephant_rider_shot_down_costs_the_elephant_a_die_each_way() {
+    // Seed 1: the archer rolls 3 against the rider's 1.
+    let out = play("1", "shoot_rider archer elephant\n");
+    out.expect_code(0).stdout_has(&[
+        "archer hits 3 to 1: the rider of elephant is killed\n",
+        "  elephant attack: 3 -> 2\n  elephant defend: 3 -> 2\n  elephant is tagged `riderless`\n",
+    ]);
+}
+
+// Guards that a rider-less elephant answers to no one: its side cannot order it.
+#[test]
+fn riderless_elephant_cannot_be_ordered() {
+    let out = play(
+        "1",
+        "shoot_rider archer elephant\nend_turn\nmelee elephant archer\n",
+    );
+    out.expect_code(1)
+        .stderr_has(&["elephant has lost its rider: it runs wild on its own"]);
+}
+
+// Guards "the Elephant will attack the troops ... the elephant must attack the closest
+// troops": at the start of the next turn it charges the nearest figure within half a foot.
+#[test]
+fn riderless_elephant_attacks_the_closest_troops_each_turn() {
+    let out = play("1", "shoot_rider archer elephant\nend_turn\nend_turn\n");
+    out.expect_code(0).stdout_has(&[
+        "elephant (War elephant) runs wild at archer (Infantry archer)\n",
+        "elephant tramples archer\n  archer is removed: trampled by elephant\n",
+    ]);
+}
+
+// Guards "cavalry can dismount, but they must wait one turn without moving": declared now,
+// on foot at the start of the next turn, with infantry's stats.
+#[test]
+fn dismounting_takes_a_turn_and_leaves_an_infantryman() {
+    let out = play(
+        "1",
+        "dismount eques\nmove eques 30 8\nend_turn\nend_turn\nprint(unit(\"eques\").stat(\"mounted\"))\n",
+    );
+    out.expect_code(1)
+        .stderr_has(&["eques is waiting to get on or off his horse and must keep still"]);
+    out.stdout_has(&[
+        "eques dismounts and fights on foot\n",
+        "  eques move: 18 -> 12\n",
+        "> print(unit(\"eques\").stat(\"mounted\"))\nfalse\n",
+    ]);
+}
+
+// Guards "without being attacked": an attack on a horseman who is dismounting stops it.
+#[test]
+fn attack_interrupts_a_dismount() {
+    let ws = Workspace::new();
+    ws.write(
+        "mounts.yaml",
+        &MOUNTS.replace(
+            "      - { id: chariot, type: chariot, at: [20, 22], facing: 180 }\n",
+            "      - { id: chariot, type: chariot, at: [20, 22], facing: 180 }\n      - { id: raider, type: light_infantry, at: [30, 7], facing: 180, stats: { attack: 0 } }\n",
+        ),
+    );
+    let out = ws.sandtable(
+        &["play", "mounts.yaml", "--seed", "1"],
+        Some("dismount eques\nend_turn\nmelee raider eques\nend_turn\nprint(unit(\"eques\").stat(\"mounted\"))\n"),
+    );
+    out.expect_code(0).stdout_has(&[
+        "  eques is attacked: no time to dismount\n",
+        "> print(unit(\"eques\").stat(\"mounted\"))\ntrue\n",
+    ]);
+}
+
+// Guards remounting: back on the horse after the same wait, with the cavalry's stats.
+#[test]
+fn remounting_takes_a_turn_and_restores_the_horseman() {
+    let out = play(
+        "1",
+        "dismount eques\nend_turn\nend_turn\nremount eques\nend_turn\nend_turn\nprint(unit(\"eques\").stat(\"move\"))\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "eques makes ready to mount\n",
+        "eques mounts and rides\n",
+        "> print(unit(\"eques\").stat(\"move\"))\n18\n",
+    ]);
+}
+
+/// Two Roman footmen without defence dice in reach of a Carthaginian chariot, and an archer.
+const CHARIOT: &str = "\
+name: Chariot
+ruleset: playmobil
+first: carthage
+table: { width: 48, depth: 36 }
+sides:
+  - id: romans
+    edge: south
+    units:
+      - { id: a, type: light_infantry, at: [19, 18.5], stats: { defend: 0 } }
+      - { id: b, type: light_infantry, at: [21.5, 18.5], stats: { defend: 0 } }
+      - { id: archer, type: infantry_archer, at: [20, 12] }
+  - id: carthage
+    edge: north
+    units:
+      - { id: chariot, type: chariot, at: [20, 22], facing: 180 }
+      - { id: bondi, type: light_infantry, at: [30, 30], facing: 180 }
+";
+
+fn chariot(seed: &str, lines: &str) -> Output {
+    let ws = Workspace::new();
+    ws.write("chariot.yaml", CHARIOT);
+    ws.sandtable(&["play", "chariot.yaml", "--seed", seed], Some(lines))
+}
+
+// Guards "chariots can attack 2 men in one strike but only if the chariot hits both men".
+#[test]
+fn chariot_strikes_two_men_at_once() {
+    let out = chariot("1", "strike chariot a b\n");
+    out.expect_code(0).stdout_has(&[
+        "chariot rides down a\n  a is removed: killed by chariot\n",
+        "chariot rides down b\n  b is removed: killed by chariot\n",
+    ]);
+}
+
+// Guards "the charioteer cannot be attacked while the chariot is still intact unless the
+// charioteer is attacked by archers": shot down, the chariot stands without a driver.
+#[test]
+fn charioteer_shot_down_leaves_a_driverless_chariot() {
+    // Seed 1: the archer's 2 ties the driver's 2, and ties go to the archer.
+    let out = chariot(
+        "1",
+        "strike chariot a b\nend_turn\nshoot_rider archer chariot\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "archer hits 2 to 2: the driver of chariot is killed\n",
+        "  chariot is tagged `driverless`\n",
+    ]);
+}
+
+// Guards "an enemy infantry man can mount the chariot and annex it for his own team's use".
+#[test]
+fn footman_captures_a_driverless_chariot() {
+    let ws = Workspace::new();
+    ws.write(
+        "chariot.yaml",
+        &CHARIOT.replace(
+            "at: [20, 12] }",
+            "at: [20, 12] }\n      - { id: taker, type: light_infantry, at: [23, 22] }",
+        ),
+    );
+    let out = ws.sandtable(
+        &["play", "chariot.yaml", "--seed", "1"],
+        Some("end_turn\nshoot_rider archer chariot\ncapture taker chariot\nprint(unit(\"chariot\").side)\n"),
+    );
+    out.expect_code(0).stdout_has(&[
+        "taker (Light infantry) mounts chariot (Chariot) and drives it for romans\n",
+        "  chariot side: carthage -> romans\n",
+        "> print(unit(\"chariot\").side)\nromans\n",
+    ]);
+}
