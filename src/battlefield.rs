@@ -62,6 +62,13 @@ impl Battlefield {
         Ok(idx)
     }
 
+    /// Takes back the unit added last (undoing [`Battlefield::add_unit`]).
+    pub fn remove_last(&mut self) -> Option<Unit> {
+        let unit = self.units.pop()?;
+        self.index.remove(&unit.id);
+        Some(unit)
+    }
+
     /// Rebuilds the id index (after deserialising).
     pub fn reindex(&mut self) {
         self.index = self

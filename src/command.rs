@@ -136,6 +136,10 @@ pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply
     if first.text.starts_with(':') {
         return meta(session, origin, line, &ws);
     }
+    // `explain` on its own is the meta command too, unless the ruleset has such a verb.
+    if ws.len() == 1 && first.text == "explain" && !session.verbs().contains_key("explain") {
+        return Ok(Reply::Text(explain(session)));
+    }
     // `roll` and a space take a dice expression, which may start with `(` (unless the ruleset
     // has a verb of that name: a ruleset's verbs come before the host's commands).
     let ruleset_verb = session.verbs().contains_key(&first.text);

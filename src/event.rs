@@ -59,6 +59,8 @@ pub enum Event {
     },
     /// A unit left play.
     Remove { unit: String, reason: String },
+    /// A new unit came onto the table.
+    Spawn { unit: String, at: Point },
     /// A unit came back into play.
     Restore { unit: String },
     /// The turn or the side to play changed.
@@ -120,6 +122,7 @@ impl Event {
             } => format!("  {unit} loses the tag `{tag}`"),
             Event::Remove { unit, reason } => format!("  {unit} is removed: {reason}"),
             Event::Ability { unit, what, .. } => format!("  {unit}: {what}"),
+            Event::Spawn { unit, at } => format!("  {unit} comes onto the table at {at}"),
             Event::Restore { unit } => format!("  {unit} returns to play"),
             Event::Turn { turn, side } => format!("turn {turn}: {side} to play"),
             Event::Say { text } => text.clone(),

@@ -59,6 +59,7 @@ enum Undo {
     Stands(usize, i64),
     Name(usize, String),
     Side(usize, String),
+    Spawn,
     Stat(usize, String, Option<Stat>),
     Tag(usize, String, bool),
     Group(usize, String, Option<String>),
@@ -243,6 +244,9 @@ impl GameState {
                     u.name = n;
                 }
             }
+            Undo::Spawn => {
+                field.remove_last();
+            }
             Undo::Side(i, side) => {
                 if let Some(u) = field.get_mut(i) {
                     u.side = side;
@@ -424,6 +428,20 @@ impl GameState {
         self.remember(Undo::Name(idx, from.clone()));
         self.change(idx, "name", Stat::Text(from), Stat::Text(name.into()));
         Ok(())
+    }
+
+    /// Puts a new unit on the table during the game (a rider thrown from a dying elephant, a
+    /// charioteer stepping down); its id must be new.
+    pub fn spawn(&mut self, unit: Unit) -> Result<usize, String> {
+        if !self.sides.iter().any(|s| s.id == unit.side) {
+            return Err(format!("unknown side `{}`", unit.side));
+        }
+        let id = unit.id.clone();
+        let at = unit.pos;
+        let idx = self.battlefield.add_unit(unit)?;
+        self.remember(Undo::Spawn);
+        self.emit(Event::Spawn { unit: id, at });
+        Ok(idx)
     }
 
     /// Moves a unit to another side (a captured chariot, a turncoat).

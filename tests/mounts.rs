@@ -192,3 +192,50 @@ fn footman_captures_a_driverless_chariot() {
         "> print(unit(\"chariot\").side)\nromans\n",
     ]);
 }
+
+/// An elephant with no defence in reach of a strong legionary, and a chariot.
+const DEATHS: &str = "\
+name: Elephant death
+ruleset: playmobil
+first: romans
+table: { width: 48, depth: 36 }
+sides:
+  - id: romans
+    edge: south
+    units:
+      - { id: legionary, type: heavy_infantry, at: [10, 12], stats: { attack: 6 } }
+  - id: carthage
+    edge: north
+    units:
+      - { id: elephant, type: war_elephant, at: [10, 16], facing: 180, stats: { defend: 0 } }
+      - { id: chariot, type: chariot, at: [30, 20], facing: 180 }
+";
+
+fn deaths(lines: &str) -> Output {
+    let ws = Workspace::new();
+    ws.write("deaths.yaml", DEATHS);
+    ws.sandtable(&["play", "deaths.yaml", "--seed", "1"], Some(lines))
+}
+
+// Guards "if an elephant dies his rider survives": he comes onto the table on foot.
+#[test]
+fn elephant_rider_survives_his_elephant() {
+    let out = deaths("melee legionary elephant\n:units carthage\n");
+    out.expect_code(0).stdout_has(&[
+        "  elephant is removed: killed by legionary\n  elephant_rider comes onto the table at (10, 19.5)\n",
+        "elephant's rider survives and fights on foot as elephant_rider\n",
+        "  elephant_rider War elephant's rider at (10, 19.5) facing 180°\n",
+    ]);
+}
+
+// Guards "charioteers can dismount from their chariots like cavalry ... he leaves his
+// chariot behind", and that he (or any man on foot) may take it again.
+#[test]
+fn charioteer_dismounts_and_takes_his_chariot_again() {
+    let out =
+        deaths("end_turn\ndismount chariot\nend_turn\nend_turn\ncapture chariot_driver chariot\n");
+    out.expect_code(0).stdout_has(&[
+        "chariot's driver steps down as chariot_driver; he may take it again (capture)\n",
+        "  chariot_driver is removed: drives chariot\n",
+    ]);
+}

@@ -1305,6 +1305,47 @@ fn register_units(engine: &mut Engine, state: &Shared) {
 }
 
 fn register_game(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
+    // `new_unit(id, troop, side, at)` (`spawn` is a Rhai keyword): a new figure of a troop type from the ruleset's chart.
+    let st = state.clone();
+    let chart = ruleset.clone();
+    volatile!(engine, "new_unit", move |id: &str,
+                                        troop: &str,
+                                        side: &str,
+                                        at: Dynamic|
+          -> Res<UnitRef> {
+        let spec = chart.troop(troop).ok_or_else(|| {
+            host_error(format!(
+                "unknown troop type `{troop}`{}",
+                crate::suggest::suggestion_suffix(
+                    troop,
+                    chart.file.troops.keys().map(String::as_str)
+                )
+            ))
+        })?;
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(host_error(format!("`{id}` is not a usable unit id")));
+        }
+        let mut s = st.borrow_mut();
+        let pos = place(&s, &at)?;
+        let unit = Unit {
+            id: id.to_string(),
+            name: spec.name.clone(),
+            side: side.to_string(),
+            troop: troop.to_string(),
+            pos,
+            facing: 0.0,
+            base: chart.base_of(spec),
+            stats: spec.stats.clone(),
+            hits: 0,
+            stands: 1,
+            tags: Default::default(),
+            abilities: spec.abilities.clone(),
+            groups: Default::default(),
+            in_play: true,
+        };
+        s.spawn(unit).map(UnitRef).map_err(host_error)
+    });
+
     let st = state.clone();
     volatile!(engine, "turn", move || -> INT { st.borrow().turn });
     let st = state.clone();
