@@ -62,6 +62,12 @@ impl Battlefield {
         Ok(idx)
     }
 
+    /// Replaces every unit (opening a saved game).
+    pub fn set_units(&mut self, units: Vec<Unit>) {
+        self.units = units;
+        self.reindex();
+    }
+
     /// Takes back the unit added last (undoing [`Battlefield::add_unit`]).
     pub fn remove_last(&mut self) -> Option<Unit> {
         let unit = self.units.pop()?;

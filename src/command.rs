@@ -30,6 +30,22 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         ":explain",
         "show who changed what in the last action: dice, ranges and the abilities that changed them",
     ),
+    (
+        ":undo",
+        "undo the last action, dice included (`:undo N` for N actions)",
+    ),
+    (":redo", "redo what was undone (`:redo N`)"),
+    (
+        ":show",
+        "every stat, tag and ability of a unit, with uses left: `:show viking_1`",
+    ),
+    (":log", "the last events again (`:log N`, 20 by default)"),
+    (":save", "save the whole game to a file: `:save game.json`"),
+    (":open", "continue a saved game: `:open game.json`"),
+    (
+        ":reload",
+        "reload the ruleset, ability and house-rule scripts from disk, keeping the game",
+    ),
     (":quit", "leave (Ctrl-D does too)"),
 ];
 
@@ -42,6 +58,8 @@ pub enum Reply {
     Text(String),
     /// Leave the prompt.
     Quit,
+    /// Replace the game with a saved one (the front end opens it).
+    Open(std::path::PathBuf),
 }
 
 /// A word of a line and where it starts (in characters).
@@ -132,10 +150,24 @@ pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply
         return Ok(Reply::Done);
     }
     let ws = words(line).map_err(|(at, msg)| line_error(origin, line, at, 1, msg, "here", None))?;
-    let first = &ws[0];
-    if first.text.starts_with(':') {
+    if ws[0].text.starts_with(':') {
         return meta(session, origin, line, &ws);
     }
+    // Every action that changes the game is one step of `:undo`.
+    let before = session.state().log.len();
+    session.checkpoint();
+    let result = action(session, origin, line, &ws);
+    if result.is_err() || session.state().log.len() == before {
+        session.drop_checkpoint();
+    } else {
+        session.keep_checkpoint();
+    }
+    result
+}
+
+/// Carries out a line that is not a meta command.
+fn action(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<Reply, Error> {
+    let first = &ws[0];
     // `explain` on its own is the meta command too, unless the ruleset has such a verb.
     if ws.len() == 1 && first.text == "explain" && !session.verbs().contains_key("explain") {
         return Ok(Reply::Text(explain(session)));
@@ -144,7 +176,7 @@ pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply
     // has a verb of that name: a ruleset's verbs come before the host's commands).
     let ruleset_verb = session.verbs().contains_key(&first.text);
     if first.text == "roll" && ws.len() >= 2 && !first.quoted && !ruleset_verb {
-        return roll(session, origin, line, &ws);
+        return roll(session, origin, line, ws);
     }
     let rest_starts_like_rhai = ws.get(1).is_some_and(|w| {
         !w.quoted
@@ -157,9 +189,9 @@ pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply
         line[line.find(&first.text).unwrap_or(0)..].starts_with(&format!("{}(", first.text));
     if !first.quoted && !rest_starts_like_rhai && !followed_by_paren {
         match first.text.as_str() {
-            _ if ruleset_verb => return verb(session, origin, line, &ws),
-            "roll" if ws.len() >= 2 => return roll(session, origin, line, &ws),
-            "draw" if ws.len() >= 2 => return draw(session, origin, line, &ws),
+            _ if ruleset_verb => return verb(session, origin, line, ws),
+            "roll" if ws.len() >= 2 => return roll(session, origin, line, ws),
+            "draw" if ws.len() >= 2 => return draw(session, origin, line, ws),
             _ => {}
         }
     }
@@ -338,6 +370,107 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
         ":quit" | ":q" | ":exit" => Ok(Reply::Quit),
         ":seed" => Ok(Reply::Text(format!("seed {}", session.state().rng.seed()))),
         ":explain" => Ok(Reply::Text(explain(session))),
+        ":undo" | ":redo" => {
+            let n = match ws.get(1) {
+                None => 1,
+                Some(w) => w.text.parse::<usize>().map_err(|_| {
+                    line_error(
+                        origin,
+                        line,
+                        w.start,
+                        w.len,
+                        format!("`{name}` takes a number of actions"),
+                        "here",
+                        None,
+                    )
+                })?,
+            };
+            let (done, what) = if name == ":undo" {
+                (session.undo(n), "undone")
+            } else {
+                (session.redo(n), "redone")
+            };
+            let state = session.state();
+            Ok(Reply::Text(match done {
+                0 => format!("nothing to be {what}"),
+                d => format!(
+                    "{d} action{} {what}: turn {}, {} to play",
+                    if d == 1 { "" } else { "s" },
+                    state.turn,
+                    state.active_side
+                ),
+            }))
+        }
+        ":show" => {
+            let Some(w) = ws.get(1) else {
+                return Err(line_error(
+                    origin,
+                    line,
+                    ws[0].start,
+                    ws[0].len,
+                    "`:show` needs a unit: `:show viking_1`".into(),
+                    "here",
+                    None,
+                ));
+            };
+            let idx = session
+                .state()
+                .battlefield
+                .resolve(&w.text)
+                .map_err(|m| line_error(origin, line, w.start, w.len, m, "this unit", None))?;
+            Ok(Reply::Text(session.describe_unit(idx)))
+        }
+        ":log" => {
+            let n = match ws.get(1) {
+                None => 20,
+                Some(w) => w.text.parse::<usize>().map_err(|_| {
+                    line_error(
+                        origin,
+                        line,
+                        w.start,
+                        w.len,
+                        "`:log` takes a number of events".into(),
+                        "here",
+                        None,
+                    )
+                })?,
+            };
+            let state = session.state();
+            let from = state.log.len().saturating_sub(n);
+            Ok(Reply::Text(
+                render(&state.log[from..], false).trim_end().to_string(),
+            ))
+        }
+        ":save" => {
+            let Some(w) = ws.get(1) else {
+                return Err(line_error(
+                    origin,
+                    line,
+                    ws[0].start,
+                    ws[0].len,
+                    "`:save` needs a file: `:save game.json`".into(),
+                    "here",
+                    None,
+                ));
+            };
+            session.save(std::path::Path::new(&w.text))?;
+            Ok(Reply::Text(format!("saved to {}", w.text)))
+        }
+        ":open" => {
+            let Some(w) = ws.get(1) else {
+                return Err(line_error(
+                    origin,
+                    line,
+                    ws[0].start,
+                    ws[0].len,
+                    "`:open` needs a file: `:open game.json`".into(),
+                    "here",
+                    None,
+                ));
+            };
+            Ok(Reply::Open(std::path::PathBuf::from(&w.text)))
+        }
+        ":reload" => Ok(Reply::Text(session.reload()?)),
         ":units" => Ok(Reply::Text(units(
             session,
             ws.get(1).map(|w| w.text.as_str()),

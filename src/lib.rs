@@ -20,6 +20,7 @@ pub mod grid;
 pub mod project;
 pub mod rng;
 pub mod ruleset;
+pub mod save;
 pub mod scenario;
 pub mod script;
 pub mod session;

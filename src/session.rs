@@ -38,6 +38,7 @@ pub struct Verb {
 
 /// One game in progress.
 pub struct Session {
+    project: Project,
     scenario: Scenario,
     state: Shared,
     engine: Engine,
@@ -48,9 +49,18 @@ pub struct Session {
     sources: Sources,
     verbs: BTreeMap<String, Verb>,
     abilities: api::SharedAbilities,
+    /// Functions defined at the prompt (kept across reloads).
+    prompt_functions: AST,
+    /// The game before each action still undoable, oldest first.
+    past: Vec<GameState>,
+    /// Undone games, most recently undone last, for `redo`.
+    future: Vec<GameState>,
     has_setup: bool,
     emitted: usize,
 }
+
+/// How many actions `undo` can go back.
+pub const MAX_UNDO: usize = 1_000;
 
 /// The hook a ruleset defines to set a game up (who plays first, ...), run once at the start.
 pub const SETUP: &str = "setup";
@@ -108,6 +118,7 @@ impl Session {
         budget.watch(move || watched.try_borrow().ok().and_then(|s| s.flooded()));
 
         let mut session = Session {
+            project: project.clone(),
             state,
             engine,
             budget,
@@ -117,6 +128,9 @@ impl Session {
             sources: Sources::default(),
             verbs: BTreeMap::new(),
             abilities,
+            prompt_functions: AST::empty(),
+            past: Vec::new(),
+            future: Vec::new(),
             has_setup: false,
             emitted: 0,
             scenario,
@@ -401,7 +415,9 @@ impl Session {
         for f in line_ast.iter_functions() {
             self.sources.define(f.name, source);
         }
-        self.ast = self.ast.merge(&line_ast.clone_functions_only());
+        let defined = line_ast.clone_functions_only();
+        self.ast = self.ast.merge(&defined);
+        self.prompt_functions = self.prompt_functions.merge(&defined);
         Ok(value)
     }
 
@@ -420,6 +436,22 @@ impl Session {
         &self.verbs
     }
 
+    /// The files the game's rules come from: the ruleset's folder, the abilities and the
+    /// house rules (what a watcher watches for hot reload).
+    pub fn script_paths(&self) -> Vec<std::path::PathBuf> {
+        let mut paths = vec![
+            self.scenario.ruleset.dir.clone(),
+            self.project.abilities_dir(),
+        ];
+        paths.extend(self.scenario.house_rules.iter().cloned());
+        paths
+    }
+
+    /// The project the game's scripts come from.
+    pub fn project(&self) -> &Project {
+        &self.project
+    }
+
     /// The scenario being played.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
@@ -428,6 +460,167 @@ impl Session {
     /// The game state (read-only).
     pub fn state(&self) -> std::cell::Ref<'_, GameState> {
         self.state.borrow()
+    }
+
+    /// Marks the game as it is before an action, for `undo`. A new action forgets what had
+    /// been undone. (The undo journal inside the state is only needed within an action, so it
+    /// is cleared here and the copies stay small.)
+    pub fn checkpoint(&mut self) {
+        self.state.borrow_mut().commit();
+        self.past.push(self.state.borrow().clone());
+        if self.past.len() > MAX_UNDO {
+            self.past.remove(0);
+        }
+    }
+
+    /// Forgets the last checkpoint (its action changed nothing, or failed and was rolled
+    /// back).
+    pub fn drop_checkpoint(&mut self) {
+        self.past.pop();
+    }
+
+    /// Confirms the last checkpoint: a new action forgets what had been undone.
+    pub fn keep_checkpoint(&mut self) {
+        self.future.clear();
+    }
+
+    /// Undoes up to `n` actions, generator included (the same action taken again rolls the
+    /// same dice). Returns how many were undone.
+    pub fn undo(&mut self, n: usize) -> usize {
+        let mut done = 0;
+        while done < n {
+            let Some(before) = self.past.pop() else { break };
+            let now = std::mem::replace(&mut *self.state.borrow_mut(), before);
+            self.future.push(now);
+            done += 1;
+        }
+        self.emitted = self.emitted.min(self.state.borrow().log.len());
+        done
+    }
+
+    /// Redoes up to `n` undone actions. Returns how many were redone.
+    pub fn redo(&mut self, n: usize) -> usize {
+        let mut done = 0;
+        while done < n {
+            let Some(after) = self.future.pop() else {
+                break;
+            };
+            let now = std::mem::replace(&mut *self.state.borrow_mut(), after);
+            self.past.push(now);
+            done += 1;
+        }
+        self.emitted = self.state.borrow().log.len();
+        done
+    }
+
+    /// Every stat, tag and ability of a unit, with uses left, for `:show`.
+    pub fn describe_unit(&self, idx: usize) -> String {
+        let state = self.state.borrow();
+        let Ok(u) = state.unit(idx) else {
+            return "no such unit".into();
+        };
+        let side = state
+            .sides
+            .iter()
+            .find(|s| s.id == u.side)
+            .map_or(u.side.as_str(), |s| s.name.as_str());
+        let mut out = format!(
+            "{} ({}), {} of {}\n  at {} facing {}{}\n",
+            u.id,
+            u.name,
+            u.troop.replace('_', " "),
+            side,
+            u.pos,
+            crate::event::degrees(u.facing),
+            if u.in_play {
+                String::new()
+            } else {
+                ", out of play".into()
+            }
+        );
+        out.push_str(&format!("  hits {}, stands {}\n", u.hits, u.stands));
+        let stats: Vec<String> = u.stats.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        out.push_str(&format!("  stats: {}\n", stats.join(", ")));
+        let tags: Vec<&str> = u
+            .tags
+            .iter()
+            .filter(|t| !t.starts_with('_'))
+            .map(String::as_str)
+            .collect();
+        if !tags.is_empty() {
+            out.push_str(&format!("  tags: {}\n", tags.join(", ")));
+        }
+        if !u.groups.is_empty() {
+            let groups: Vec<String> = u.groups.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            out.push_str(&format!("  groups: {}\n", groups.join(", ")));
+        }
+        let abilities = self.abilities.borrow();
+        for name in &u.abilities {
+            let Some(a) = abilities.list.get(name) else {
+                continue;
+            };
+            let used = state.ability_use(idx, name);
+            let left = match a.meta.uses_left(&used) {
+                Some(n) => format!("{n} use{} left", if n == 1 { "" } else { "s" }),
+                None => "unlimited".into(),
+            };
+            let now = if a.meta.is_active(&used, state.clock()) {
+                ", in force"
+            } else {
+                ""
+            };
+            out.push_str(
+                &format!(
+                    "  ability {} ({name}): {:?}, {left}{now}\n",
+                    a.meta.name, a.meta.activation
+                )
+                .to_lowercase()
+                .replacen(&name.to_lowercase(), name, 1),
+            );
+        }
+        out.trim_end().to_string()
+    }
+
+    /// Recompiles the ruleset's scripts, the house rules and the abilities from disk and puts
+    /// them in force from the next action, keeping the game (units, decks, dice, turn). If
+    /// anything fails to compile, the old scripts stay in force and the error says why.
+    pub fn reload(&mut self) -> Result<String, Error> {
+        let scenario = Scenario::load(&self.project, &self.scenario.path)?;
+        let seed = self.state.borrow().rng.seed();
+        // A fresh session compiles everything anew (with a fresh module cache); then it takes
+        // over this game: its state, the prompt's variables, the undo history.
+        let mut fresh = Session::with_limits(&self.project, scenario, seed, self.limits.clone())?;
+        let game = self.state.borrow().clone();
+        *fresh.state.borrow_mut() = game;
+        fresh.scope = std::mem::take(&mut self.scope);
+        fresh.past = std::mem::take(&mut self.past);
+        fresh.future = std::mem::take(&mut self.future);
+        fresh.emitted = self.emitted;
+        // Functions typed at the prompt stay defined.
+        fresh.ast = fresh.ast.merge(&self.prompt_functions);
+        fresh.prompt_functions = std::mem::take(&mut self.prompt_functions);
+        let abilities = fresh.abilities.borrow().list.len();
+        *self = fresh;
+        Ok(format!(
+            "reloaded the scripts: {} verbs, {abilities} abilities",
+            self.verbs.len()
+        ))
+    }
+
+    /// Saves the whole game to a file (atomically).
+    pub fn save(&self, path: &Path) -> Result<(), Error> {
+        crate::save::SavedGame::of(&self.scenario.path, &self.state.borrow()).write(path)
+    }
+
+    /// Continues a saved game: the scenario's scripts are loaded afresh and the saved state
+    /// put in place.
+    pub fn open(project: &Project, path: &Path) -> Result<Session, Error> {
+        let save = crate::save::SavedGame::read(path)?;
+        let scenario = Scenario::load(project, &save.scenario)?;
+        let mut session = Session::new(project, scenario, save.rng.seed)?;
+        save.restore_into(&mut session.state.borrow_mut())?;
+        session.emitted = session.state.borrow().log.len();
+        Ok(session)
     }
 
     /// A copy of the game's state (for undo, saves and benchmarks).

@@ -14,6 +14,7 @@ mod check;
 mod play;
 mod roll;
 mod run;
+mod watch;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -58,6 +59,9 @@ enum Command {
     Play {
         /// The scenario file
         scenario: Option<PathBuf>,
+        /// Continue a game saved with `:save`
+        #[arg(long, value_name = "FILE", conflicts_with = "scenario")]
+        open: Option<PathBuf>,
     },
     /// Run a batch file: a `.rhai` script, or a text file of prompt lines (`-` or none: standard input)
     Run {
@@ -70,6 +74,9 @@ enum Command {
         /// changed them
         #[arg(long)]
         explain: bool,
+        /// Run again, with the same seed, whenever the file or a script changes (Ctrl-C ends)
+        #[arg(long)]
+        watch: bool,
     },
     /// Auto-play one whole battle with the scenario's policies and narrate it
     Battle {
@@ -140,12 +147,19 @@ pub fn main() -> ExitCode {
 fn dispatch(cli: Cli) -> Result<u8, Error> {
     let common = cli.common;
     match cli.command {
-        None => play::play(&common, None),
-        Some(Command::Play { scenario }) => play::play(&common, scenario),
+        None => play::play(&common, None, None),
+        Some(Command::Play { scenario, open }) => play::play(&common, scenario, open),
         Some(Command::Run {
             file,
             scenario,
             explain,
+            watch,
+        }) if watch => run::watch(&common, file, scenario, explain),
+        Some(Command::Run {
+            file,
+            scenario,
+            explain,
+            ..
         }) => run::run(&common, file, scenario, explain),
         Some(Command::Roll { expr }) => roll::roll(&common, &expr),
         Some(Command::Check { paths }) => check::check(&common, &paths),
@@ -209,6 +223,12 @@ fn start_session(common: &Common, scenario: Option<PathBuf>) -> Result<(Project,
     let seed = choose_seed(common, Some(&scenario));
     let session = Session::new(&project, scenario, seed)?;
     Ok((project, session))
+}
+
+/// Opens a saved game in the project found as usual.
+fn open_save(session: &Session, path: &std::path::Path) -> Result<Session, Error> {
+    let project = session.project().clone();
+    Session::open(&project, path)
 }
 
 /// Prints the events logged since the last call.

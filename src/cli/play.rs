@@ -8,14 +8,34 @@ use std::path::PathBuf;
 use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
 
+use super::watch::Watcher;
 use super::{Common, flush_events, render_error, start_session};
 use crate::command::{self, Reply};
 use crate::error::Error;
 use crate::session::Session;
 
 /// Plays a scenario at the prompt. Returns 1 if a piped game hit an error, else 0.
-pub fn play(common: &Common, scenario: Option<PathBuf>) -> Result<u8, Error> {
-    let (_project, mut session) = start_session(common, scenario)?;
+pub fn play(
+    common: &Common,
+    scenario: Option<PathBuf>,
+    open: Option<PathBuf>,
+) -> Result<u8, Error> {
+    let mut session = match open {
+        Some(save) => {
+            let project = crate::project::Project::locate(common.project.as_deref())?;
+            let session = Session::open(&project, &save)?;
+            let state = session.state();
+            outln!(
+                "opened {}: turn {}, {} to play",
+                save.display(),
+                state.turn,
+                state.active_side
+            );
+            drop(state);
+            session
+        }
+        None => start_session(common, scenario)?.1,
+    };
     flush_events(&mut session, common.json);
     if std::io::stdin().is_terminal() {
         interactive(&mut session, common.json)
@@ -31,6 +51,23 @@ fn carry_out(session: &mut Session, origin: &str, entry: &str, json: bool) -> Op
     flush_events(session, json);
     match result {
         Ok(Reply::Quit) => None,
+        Ok(Reply::Open(path)) => match super::open_save(session, &path) {
+            Ok(opened) => {
+                *session = opened;
+                let state = session.state();
+                outln!(
+                    "opened {}: turn {}, {} to play",
+                    path.display(),
+                    state.turn,
+                    state.active_side
+                );
+                Some(true)
+            }
+            Err(e) => {
+                super::write_err(&render_error(&e));
+                Some(false)
+            }
+        },
         Ok(Reply::Done) => Some(true),
         Ok(Reply::Text(text)) => {
             if !json {
@@ -43,6 +80,32 @@ fn carry_out(session: &mut Session, origin: &str, entry: &str, json: bool) -> Op
             Some(false)
         }
     }
+}
+
+/// Applies edits to the game's scripts before the next action: the new code is in force from
+/// it on, the game keeps every unit, card and roll; a broken edit leaves the old code.
+fn hot_reload(session: &mut Session, watcher: &mut Watcher) {
+    let changed = watcher.changes();
+    if changed.is_empty() {
+        return;
+    }
+    let root = session.project().root().to_path_buf();
+    let names: Vec<String> = changed
+        .iter()
+        .map(|p| p.strip_prefix(&root).unwrap_or(p).display().to_string())
+        .collect();
+    match session.reload() {
+        Ok(summary) => outln!("{} changed: {summary}", names.join(", ")),
+        Err(e) => {
+            super::write_err(&format!(
+                "{} changed, but the old rules stay in force:\n",
+                names.join(", ")
+            ));
+            super::write_err(&render_error(&e));
+        }
+    }
+    // The watcher follows the new session's files (a house rule may have been added).
+    *watcher = Watcher::new(session.script_paths());
 }
 
 fn prompt(session: &Session, continuing: bool) -> String {
@@ -75,6 +138,7 @@ fn interactive(session: &mut Session, json: bool) -> Result<u8, Error> {
     );
     let mut entry = String::new();
     let mut number = 0;
+    let mut watcher = Watcher::new(session.script_paths());
     loop {
         match editor.readline(&prompt(session, !entry.is_empty())) {
             Ok(line) => {
@@ -85,6 +149,7 @@ fn interactive(session: &mut Session, json: bool) -> Result<u8, Error> {
                 }
                 let text = std::mem::take(&mut entry);
                 let _ = editor.add_history_entry(text.trim_end());
+                hot_reload(session, &mut watcher);
                 number += 1;
                 if carry_out(
                     session,
@@ -112,6 +177,7 @@ fn piped(session: &mut Session, json: bool) -> Result<u8, Error> {
     let mut failed = false;
     let mut entry = String::new();
     let mut start_line = 0;
+    let mut watcher = Watcher::new(session.script_paths());
     for (i, line) in std::io::stdin().lock().lines().enumerate() {
         let line =
             line.map_err(|e| Error::other(format!("cannot read standard input: {e}"), None))?;
@@ -125,6 +191,7 @@ fn piped(session: &mut Session, json: bool) -> Result<u8, Error> {
         }
         let text = std::mem::take(&mut entry);
         let text = text.trim_end();
+        hot_reload(session, &mut watcher);
         if !json && !text.trim().is_empty() {
             outln!("> {text}");
         }

@@ -66,6 +66,7 @@ pub fn run(
         show_trace(&session, explain, common.json);
         match result? {
             Reply::Quit => break,
+            Reply::Open(path) => session = super::open_save(&session, &path)?,
             Reply::Done => {}
             Reply::Text(t) => {
                 if !common.json {
@@ -97,5 +98,45 @@ fn show_trace(session: &crate::session::Session, explain: bool, json: bool) {
         } else {
             outln!("  [explain] {line}");
         }
+    }
+}
+
+/// `run FILE --watch`: runs the file, then again with the same seed each time it or one of
+/// the project's scripts or scenarios changes, so a house-ruler sees each edit's effect.
+pub fn watch(
+    common: &Common,
+    file: Option<PathBuf>,
+    scenario: Option<PathBuf>,
+    explain: bool,
+) -> Result<u8, Error> {
+    let Some(file) = file.filter(|f| f.as_os_str() != "-") else {
+        return Err(Error::Usage(
+            "`--watch` needs a file to run, not standard input".into(),
+        ));
+    };
+    let project = crate::project::Project::locate(common.project.as_deref())?;
+    // One seed for every run, so that only the edits change the outcome.
+    let mut common = common.clone();
+    common.seed = Some(super::choose_seed(&common, None));
+    let mut roots = vec![
+        project.scripts_dir(),
+        project.root().join("scenarios"),
+        file.clone(),
+    ];
+    if let Some(s) = &scenario {
+        roots.push(s.clone());
+    }
+    let mut watcher = super::watch::Watcher::new(roots);
+    loop {
+        if let Err(e) = run(&common, Some(file.clone()), scenario.clone(), explain) {
+            super::write_err(&super::render_error(&e));
+        }
+        let changed = watcher.wait();
+        let names: Vec<String> = changed.iter().map(|p| p.display().to_string()).collect();
+        outln!(
+            "--- {} changed: running {} again",
+            names.join(", "),
+            file.display()
+        );
     }
 }

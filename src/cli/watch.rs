@@ -1,0 +1,119 @@
+//! Watching the scripts a game uses, so that an edit takes effect at once (hot reload).
+//!
+//! The watcher compares each file's size and modification time with what it saw last: that
+//! notices plain saves and editors that save by writing a new file and renaming it over the
+//! old one, needs no platform notification service, and costs a few file-system calls.
+//! `changes` reports files that changed and then stayed unchanged for a short settling time
+//! (the debounce), so a save in several writes is one change.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+/// How long a changed file must stay unchanged before it counts.
+pub const SETTLE: Duration = Duration::from_millis(100);
+
+/// Files under some folders (and some single files), with what was last seen of them.
+pub struct Watcher {
+    roots: Vec<PathBuf>,
+    seen: BTreeMap<PathBuf, Option<(u64, SystemTime)>>,
+}
+
+impl Watcher {
+    /// Watches the `.rhai` and `.yaml` files under these folders or files.
+    pub fn new(roots: Vec<PathBuf>) -> Self {
+        let mut w = Watcher {
+            roots,
+            seen: BTreeMap::new(),
+        };
+        w.seen = w.scan();
+        w
+    }
+
+    fn scan(&self) -> BTreeMap<PathBuf, Option<(u64, SystemTime)>> {
+        let mut files = BTreeMap::new();
+        for root in &self.roots {
+            collect(root, &mut files);
+        }
+        files
+    }
+
+    /// The files that changed (or appeared, or went) since the last call, once settled.
+    pub fn changes(&mut self) -> Vec<PathBuf> {
+        let now = self.scan();
+        let mut changed: Vec<PathBuf> = now
+            .iter()
+            .filter(|(p, v)| self.seen.get(*p) != Some(v))
+            .map(|(p, _)| p.clone())
+            .chain(self.seen.keys().filter(|p| !now.contains_key(*p)).cloned())
+            .collect();
+        if changed.is_empty() {
+            return changed;
+        }
+        // Let a save in several writes finish.
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let mut last = now;
+        loop {
+            std::thread::sleep(SETTLE);
+            let again = self.scan();
+            if again == last || Instant::now() > deadline {
+                self.seen = again;
+                break;
+            }
+            last = again;
+        }
+        changed.sort();
+        changed.dedup();
+        changed
+    }
+
+    /// Blocks until something changes; returns what did.
+    pub fn wait(&mut self) -> Vec<PathBuf> {
+        loop {
+            let changed = self.changes();
+            if !changed.is_empty() {
+                return changed;
+            }
+            std::thread::sleep(SETTLE);
+        }
+    }
+}
+
+fn collect(path: &Path, out: &mut BTreeMap<PathBuf, Option<(u64, SystemTime)>>) {
+    if path.is_dir() {
+        for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+            collect(&entry.path(), out);
+        }
+    } else if matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("rhai" | "yaml" | "yml")
+    ) {
+        let meta = std::fs::metadata(path).ok();
+        out.insert(
+            path.to_path_buf(),
+            meta.and_then(|m| Some((m.len(), m.modified().ok()?))),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_edit_and_a_rename_over_are_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("rule.rhai");
+        std::fs::write(&file, "fn a() { 1 }").unwrap();
+        let mut w = Watcher::new(vec![dir.path().to_path_buf()]);
+        assert!(w.changes().is_empty());
+        std::fs::write(&file, "fn a() { 22 }").unwrap();
+        assert_eq!(w.changes(), vec![file.clone()]);
+        // An editor's save: a new file renamed over the old one.
+        let tmp = dir.path().join("rule.rhai.swp");
+        std::fs::write(&tmp, "fn a() { 333 }").unwrap();
+        std::fs::rename(&tmp, &file).unwrap();
+        assert_eq!(w.changes(), vec![file]);
+        assert!(w.changes().is_empty());
+    }
+}
