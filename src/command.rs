@@ -157,7 +157,11 @@ pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply
     let before = session.state().log.len();
     session.checkpoint();
     let result = action(session, origin, line, &ws);
-    if result.is_err() || session.state().log.len() == before {
+    // Printing is not a change of the game: it is no step of `:undo` and keeps `:redo`.
+    let changed = session.state().log[before..]
+        .iter()
+        .any(|e| !matches!(e, Event::Print { .. } | Event::Debug { .. }));
+    if result.is_err() || !changed {
         session.drop_checkpoint();
     } else {
         session.keep_checkpoint();

@@ -569,14 +569,11 @@ impl Session {
             } else {
                 ""
             };
-            out.push_str(
-                &format!(
-                    "  ability {} ({name}): {:?}, {left}{now}\n",
-                    a.meta.name, a.meta.activation
-                )
-                .to_lowercase()
-                .replacen(&name.to_lowercase(), name, 1),
-            );
+            let activation = format!("{:?}", a.meta.activation).to_lowercase();
+            out.push_str(&format!(
+                "  ability {} ({name}): {activation}, {left}{now}\n",
+                a.meta.name
+            ));
         }
         out.trim_end().to_string()
     }

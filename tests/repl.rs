@@ -1,0 +1,232 @@
+//! The table-side prompt: undo and redo, save and open, reload and hot reload.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use common::{Workspace, sandtable};
+
+/// The narration of the line after `> LINE` up to the next prompt echo.
+fn after<'a>(stdout: &'a str, line: &str, nth: usize) -> &'a str {
+    let marker = format!("> {line}\n");
+    let start = stdout
+        .match_indices(&marker)
+        .nth(nth)
+        .expect("the line was echoed")
+        .0
+        + marker.len();
+    let rest = &stdout[start..];
+    &rest[..rest.find("\n> ").map_or(rest.len(), |i| i + 1)]
+}
+
+// Guards "undo restores the generator too, so taking the same action again gives the same
+// dice: nobody fishes for a better roll".
+#[test]
+fn undo_puts_the_dice_back() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some("melee viking_1 legionary_1\n:undo\nmelee viking_1 legionary_1\n"),
+    );
+    out.expect_code(0);
+    let first = after(&out.stdout, "melee viking_1 legionary_1", 0);
+    let again = after(&out.stdout, "melee viking_1 legionary_1", 1);
+    assert!(first.contains("1d6kh1 [4]"), "{first}");
+    assert_eq!(first, again);
+    out.stdout_has(&["> :undo\n1 action undone: turn 1, vikings to play\n"]);
+}
+
+// Guards :undo N and :redo: the game goes back and forth, and a new action forgets the redo.
+#[test]
+fn undo_several_and_redo() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(
+            "melee viking_1 legionary_1\nmelee viking_2 legionary_2\n:undo 2\n\
+             print(unit(\"legionary_1\").in_play)\n:redo\nprint(unit(\"legionary_1\").in_play)\n\
+             :undo\nend_turn\n:redo\n",
+        ),
+    );
+    out.expect_code(0).stdout_has(&[
+        "> :undo 2\n2 actions undone: turn 1, vikings to play\n> print(unit(\"legionary_1\").in_play)\ntrue\n",
+        "> :redo\n1 action redone: turn 1, vikings to play\n> print(unit(\"legionary_1\").in_play)\nfalse\n",
+        "> :redo\nnothing to be redone\n",
+    ]);
+}
+
+// Guards that a game saved and opened again goes on exactly as one never interrupted.
+#[test]
+fn saved_game_continues_as_if_never_interrupted() {
+    let ws = Workspace::new();
+    let straight = ws.sandtable(
+        &["play", "--seed", "3"],
+        Some("melee viking_1 legionary_1\nmelee viking_2 legionary_2\nend_turn\nmove legionary_3 22 15\n"),
+    );
+    let saved = ws.sandtable(
+        &["play", "--seed", "3"],
+        Some("melee viking_1 legionary_1\n:save game.json\n"),
+    );
+    saved.expect_code(0).stdout_has(&["saved to game.json\n"]);
+    let opened = ws.sandtable(
+        &["play", "--open", "game.json"],
+        Some("melee viking_2 legionary_2\nend_turn\nmove legionary_3 22 15\n"),
+    );
+    opened.expect_code(0);
+    let tail = |s: &str| s[s.find("> melee viking_2").expect("the second melee")..].to_string();
+    assert_eq!(tail(&opened.stdout), tail(&straight.stdout));
+    let text = std::fs::read_to_string(ws.path().join("game.json")).expect("the save");
+    let save: serde_json::Value = serde_json::from_str(&text).expect("a JSON save");
+    assert_eq!(save["format"], 1);
+    assert_eq!(save["rng"]["seed"], 3);
+}
+
+// Guards that a damaged save is refused with a clear message.
+#[test]
+fn damaged_save_is_refused() {
+    let ws = Workspace::new();
+    ws.write("game.json", "{ \"format\": 1 }");
+    let out = ws.sandtable(&["play", "--open", "game.json"], Some(""));
+    out.expect_code(1)
+        .stderr_has(&["`game.json` is not a sandtable save"]);
+}
+
+/// A copy of the project's scripts and scenarios in a temporary project, to edit.
+fn project_copy() -> Workspace {
+    let ws = Workspace::new();
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).expect("a folder");
+        for e in std::fs::read_dir(from).expect("a folder") {
+            let p = e.expect("an entry").path();
+            let dest = to.join(p.file_name().expect("a name"));
+            if p.is_dir() {
+                copy(&p, &dest);
+            } else {
+                std::fs::copy(&p, &dest).expect("a copy");
+            }
+        }
+    }
+    let root = common::project();
+    copy(&root.join("scripts"), &ws.path().join("scripts"));
+    copy(&root.join("scenarios"), &ws.path().join("scenarios"));
+    ws
+}
+
+const RULES: &str = "scripts/rulesets/playmobil/rules.rhai";
+
+// Guards hot reload: a script edited on disk mid-game is in force from the next action, the
+// game keeping its state; a broken edit leaves the old rules in force.
+#[test]
+fn edited_script_takes_effect_at_the_next_action() {
+    let ws = project_copy();
+    let rules = ws.path().join(RULES);
+    let mut child = Command::new(common::BINARY)
+        .args([
+            "--project",
+            ws.path().to_str().expect("utf-8"),
+            "play",
+            "--seed",
+            "6",
+        ])
+        .current_dir(ws.path())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let (tx, rx) = mpsc::channel();
+    let stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let wait_for = |needle: &str| {
+        let mut seen = Vec::new();
+        loop {
+            let line = rx
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("no `{needle}` in {seen:#?}"));
+            let done = line.contains(needle);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    };
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Seed 6: the first melee is a 3-3 tie, which the book gives to the attacker.
+    writeln!(stdin, "melee viking_1 legionary_1\n:undo").expect("write");
+    wait_for("1 action undone");
+    let text = std::fs::read_to_string(&rules).expect("the rules");
+    std::fs::write(
+        &rules,
+        text.replace(
+            "    attack_die >= defend_die",
+            "    attack_die > defend_die",
+        ),
+    )
+    .expect("an edit");
+    writeln!(stdin, "melee viking_1 legionary_1\n:undo").expect("write");
+    let seen = wait_for("1 action undone");
+    assert!(
+        seen.iter()
+            .any(|l| l.contains("rules.rhai changed: reloaded the scripts")),
+        "{seen:#?}"
+    );
+    assert!(
+        seen.iter()
+            .any(|l| l == "legionary_1 wins 3 to 3: viking_1 is blocked until your next turn"),
+        "{seen:#?}"
+    );
+    // A broken edit: the diagnostic, and the last good rules stay in force.
+    let text = std::fs::read_to_string(&rules).expect("the rules");
+    std::fs::write(&rules, format!("{text}\nfn broken( {{\n")).expect("an edit");
+    writeln!(stdin, "melee viking_1 legionary_1").expect("write");
+    let seen = wait_for("is tagged `blocked`");
+    assert!(
+        seen.iter()
+            .any(|l| l == "legionary_1 wins 3 to 3: viking_1 is blocked until your next turn"),
+        "{seen:#?}"
+    );
+    drop(stdin);
+    let out = child.wait_with_output().expect("the binary ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("changed, but the old rules stay in force"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("Expecting ')' to close the parameters list"),
+        "{stderr}"
+    );
+}
+
+// Guards :reload on demand: the scripts are recompiled and the game kept.
+#[test]
+fn reload_keeps_the_game() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some("melee viking_1 legionary_1\n:reload\nprint(unit(\"legionary_1\").in_play)\n"),
+    );
+    out.expect_code(0).stdout_has(&[
+        "> :reload\nreloaded the scripts: ",
+        "> print(unit(\"legionary_1\").in_play)\nfalse\n",
+    ]);
+}
+
+// Guards :show: every stat, tag and ability of a unit, with uses left.
+#[test]
+fn show_lists_stats_tags_and_abilities() {
+    let out = sandtable(&["play", "--seed", "3"], Some(":show ulf\n"));
+    out.expect_code(0).stdout_has(&[
+        "ulf (Ulf the berserker), heavy infantry of The Vikings\n",
+        "  stats: attack 1, class infantry, defend 2, move 6, shield true\n",
+        "ability Viking Berserker (berserker): chosen, 1 use left\n",
+    ]);
+}
