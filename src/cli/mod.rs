@@ -11,6 +11,7 @@ macro_rules! outln {
 
 mod battle;
 mod check;
+mod journal;
 mod play;
 mod roll;
 mod run;
@@ -62,6 +63,15 @@ enum Command {
         /// Continue a game saved with `:save`
         #[arg(long, value_name = "FILE", conflicts_with = "scenario")]
         open: Option<PathBuf>,
+        /// Continue a session that crashed or was killed, from its journal (the latest by
+        /// default)
+        #[arg(long, value_name = "JOURNAL", num_args = 0..=1, default_missing_value = "latest", conflicts_with_all = ["scenario", "open"])]
+        resume: Option<PathBuf>,
+    },
+    /// Replay a session from its journal, exactly, warning when a script has changed since
+    Replay {
+        /// The journal (sessions write them in the data folder)
+        journal: PathBuf,
     },
     /// Run a batch file: a `.rhai` script, or a text file of prompt lines (`-` or none: standard input)
     Run {
@@ -147,8 +157,13 @@ pub fn main() -> ExitCode {
 fn dispatch(cli: Cli) -> Result<u8, Error> {
     let common = cli.common;
     match cli.command {
-        None => play::play(&common, None, None),
-        Some(Command::Play { scenario, open }) => play::play(&common, scenario, open),
+        None => play::play(&common, None, None, None),
+        Some(Command::Play {
+            scenario,
+            open,
+            resume,
+        }) => play::play(&common, scenario, open, resume.map(Some)),
+        Some(Command::Replay { journal }) => replay(&common, &journal),
         Some(Command::Run {
             file,
             scenario,
@@ -223,6 +238,19 @@ fn start_session(common: &Common, scenario: Option<PathBuf>) -> Result<(Project,
     let seed = choose_seed(common, Some(&scenario));
     let session = Session::new(&project, scenario, seed)?;
     Ok((project, session))
+}
+
+/// `sandtable replay JOURNAL`: the session again, as it was played.
+fn replay(common: &Common, path: &std::path::Path) -> Result<u8, Error> {
+    let (header, lines) = journal::read(path)?;
+    let mut session = journal::start_session(&header)?;
+    flush_events(&mut session, common.json);
+    Ok(play::run_lines(
+        &mut session,
+        lines.into_iter(),
+        common.json,
+        None,
+    ))
 }
 
 /// Opens a saved game in the project found as usual.

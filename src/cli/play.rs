@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
 
+use super::journal::Journal;
 use super::watch::Watcher;
 use super::{Common, flush_events, render_error, start_session};
 use crate::command::{self, Reply};
@@ -19,7 +20,17 @@ pub fn play(
     common: &Common,
     scenario: Option<PathBuf>,
     open: Option<PathBuf>,
+    resume: Option<Option<PathBuf>>,
 ) -> Result<u8, Error> {
+    if let Some(journal) = resume {
+        return resume_play(common, journal);
+    }
+    let scenario_path = if open.is_none() {
+        scenario.clone()
+    } else {
+        None
+    };
+    let open_path = open.clone();
     let mut session = match open {
         Some(save) => {
             let project = crate::project::Project::locate(common.project.as_deref())?;
@@ -37,10 +48,61 @@ pub fn play(
         None => start_session(common, scenario)?.1,
     };
     flush_events(&mut session, common.json);
+    let scenario_path =
+        scenario_path.or_else(|| open_path.is_none().then(|| session.scenario().path.clone()));
+    let mut journal = Journal::start(&session, scenario_path, open_path);
     if std::io::stdin().is_terminal() {
-        interactive(&mut session, common.json)
+        interactive(&mut session, common.json, &mut journal)
     } else {
-        piped(&mut session, common.json)
+        let lines = std::io::stdin().lock().lines().map_while(Result::ok);
+        Ok(run_lines(
+            &mut session,
+            lines,
+            common.json,
+            Some(&mut journal),
+        ))
+    }
+}
+
+/// `play --resume [JOURNAL]`: replays the lines of a journal (the latest by default) quietly,
+/// then goes on at the prompt, writing to the same journal.
+fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
+    let path = match journal.filter(|p| p.as_os_str() != "latest") {
+        Some(p) => p,
+        None => super::journal::latest().ok_or_else(|| {
+            Error::other(
+                "there is no session to resume",
+                Some("journals are kept in the data folder by `sandtable play`".into()),
+            )
+        })?,
+    };
+    let (header, lines) = super::journal::read(&path)?;
+    let mut session = super::journal::start_session(&header)?;
+    for (i, line) in lines.iter().enumerate() {
+        let _ = command::run_line(&mut session, &format!("journal line {}", i + 1), line);
+    }
+    // The replayed part was shown when it was first played.
+    let _ = session.take_events();
+    let state = session.state();
+    outln!(
+        "resumed {}: {} lines replayed; turn {}, {} to play",
+        path.display(),
+        lines.len(),
+        state.turn,
+        state.active_side
+    );
+    drop(state);
+    let mut journal = Journal::append(&path);
+    if std::io::stdin().is_terminal() {
+        interactive(&mut session, common.json, &mut journal)
+    } else {
+        let lines = std::io::stdin().lock().lines().map_while(Result::ok);
+        Ok(run_lines(
+            &mut session,
+            lines,
+            common.json,
+            Some(&mut journal),
+        ))
     }
 }
 
@@ -125,7 +187,7 @@ fn history_file() -> Option<PathBuf> {
     Some(dir.join("history"))
 }
 
-fn interactive(session: &mut Session, json: bool) -> Result<u8, Error> {
+fn interactive(session: &mut Session, json: bool, journal: &mut Journal) -> Result<u8, Error> {
     let mut editor = DefaultEditor::new()
         .map_err(|e| Error::other(format!("cannot start the prompt: {e}"), None))?;
     let history = history_file();
@@ -150,6 +212,7 @@ fn interactive(session: &mut Session, json: bool) -> Result<u8, Error> {
                 let text = std::mem::take(&mut entry);
                 let _ = editor.add_history_entry(text.trim_end());
                 hot_reload(session, &mut watcher);
+                journal.record(text.trim_end());
                 number += 1;
                 if carry_out(
                     session,
@@ -173,14 +236,19 @@ fn interactive(session: &mut Session, json: bool) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn piped(session: &mut Session, json: bool) -> Result<u8, Error> {
+/// Carries out lines read one by one (piped input, a replayed journal), echoing each; the
+/// exit status is 1 if any failed.
+pub fn run_lines(
+    session: &mut Session,
+    lines: impl Iterator<Item = String>,
+    json: bool,
+    mut journal: Option<&mut Journal>,
+) -> u8 {
     let mut failed = false;
     let mut entry = String::new();
     let mut start_line = 0;
     let mut watcher = Watcher::new(session.script_paths());
-    for (i, line) in std::io::stdin().lock().lines().enumerate() {
-        let line =
-            line.map_err(|e| Error::other(format!("cannot read standard input: {e}"), None))?;
+    for (i, line) in lines.enumerate() {
         if entry.is_empty() {
             start_line = i + 1;
         }
@@ -192,6 +260,9 @@ fn piped(session: &mut Session, json: bool) -> Result<u8, Error> {
         let text = std::mem::take(&mut entry);
         let text = text.trim_end();
         hot_reload(session, &mut watcher);
+        if let Some(j) = journal.as_deref_mut() {
+            j.record(text);
+        }
         if !json && !text.trim().is_empty() {
             outln!("> {text}");
         }
@@ -206,5 +277,5 @@ fn piped(session: &mut Session, json: bool) -> Result<u8, Error> {
         );
         failed = true;
     }
-    Ok(u8::from(failed))
+    u8::from(failed)
 }

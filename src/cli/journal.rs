@@ -1,0 +1,228 @@
+//! Session journals: every `play` session writes, as it goes, the seed, where it started, a
+//! fingerprint of each script and each line entered, one JSON object a line, flushed at once.
+//! `play --resume` continues a session that crashed or was killed by replaying its lines;
+//! `sandtable replay JOURNAL` reproduces a session and warns when a script has changed.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, read_file};
+use crate::session::Session;
+
+/// The journal format's version.
+pub const FORMAT: u32 = 1;
+
+/// The first line of a journal: how to start the same session again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// The format.
+    pub journal: u32,
+    /// The project folder.
+    pub project: PathBuf,
+    /// The scenario started from, or
+    pub scenario: Option<PathBuf>,
+    /// the save opened.
+    pub open: Option<PathBuf>,
+    /// The seed.
+    pub seed: u64,
+    /// A fingerprint of each script and data file, by path.
+    pub scripts: BTreeMap<String, String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    line: String,
+}
+
+/// A journal being written.
+pub struct Journal {
+    file: Option<std::fs::File>,
+}
+
+/// The folder journals go in.
+pub fn folder() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(base.join("sandtable").join("journals"))
+}
+
+/// FNV-1a: a stable fingerprint of a file's bytes (not for security, for noticing edits).
+fn fingerprint(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Fingerprints of the files a session's rules come from.
+pub fn scripts_of(session: &Session) -> BTreeMap<String, String> {
+    let mut files = Vec::new();
+    for root in session.script_paths() {
+        collect(&root, &mut files);
+    }
+    files.push(session.scenario().path.clone());
+    files
+        .into_iter()
+        .filter_map(|p| {
+            Some((
+                p.display().to_string(),
+                fingerprint(&std::fs::read(&p).ok()?),
+            ))
+        })
+        .collect()
+}
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for e in entries {
+            collect(&e, out);
+        }
+    } else if matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("rhai" | "yaml" | "yml")
+    ) {
+        out.push(path.to_path_buf());
+    }
+}
+
+impl Journal {
+    /// Starts a journal for a session (silently none if the data folder cannot be written:
+    /// a game is never refused for want of a journal).
+    pub fn start(session: &Session, scenario: Option<PathBuf>, open: Option<PathBuf>) -> Journal {
+        let header = Header {
+            journal: FORMAT,
+            project: session.project().root().to_path_buf(),
+            scenario: scenario.map(|p| absolute(&p)),
+            open: open.map(|p| absolute(&p)),
+            seed: session.state().rng.seed(),
+            scripts: scripts_of(session),
+        };
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
+        let Some(dir) = folder() else {
+            return Journal { file: None };
+        };
+        let path = dir.join(format!("session-{stamp}-{}.jsonl", std::process::id()));
+        let file = std::fs::create_dir_all(&dir)
+            .ok()
+            .and_then(|()| std::fs::File::create(&path).ok());
+        let mut journal = Journal { file };
+        if let Ok(text) = serde_json::to_string(&header) {
+            journal.write(&text);
+        }
+        journal
+    }
+
+    /// Continues writing an existing journal.
+    pub fn append(path: &Path) -> Journal {
+        let file = std::fs::OpenOptions::new().append(true).open(path).ok();
+        Journal { file }
+    }
+
+    fn write(&mut self, text: &str) {
+        if let Some(f) = &mut self.file
+            && (writeln!(f, "{text}").is_err() || f.flush().is_err())
+        {
+            self.file = None;
+        }
+    }
+
+    /// Records a line entered, before it runs (so a crash in it still has it).
+    pub fn record(&mut self, line: &str) {
+        if let Ok(text) = serde_json::to_string(&Entry {
+            line: line.to_string(),
+        }) {
+            self.write(&text);
+        }
+    }
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// The most recent journal, if any.
+pub fn latest() -> Option<PathBuf> {
+    let mut journals: Vec<PathBuf> = std::fs::read_dir(folder()?)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    journals.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+    journals.pop()
+}
+
+/// Reads a journal: its header and the lines entered.
+pub fn read(path: &Path) -> Result<(Header, Vec<String>), Error> {
+    let text = read_file(path)?;
+    let mut lines = text.lines();
+    let bad = |what: &str| {
+        Error::other(
+            format!("`{}` is not a sandtable journal: {what}", path.display()),
+            Some("journals are written by `sandtable play` in the data folder".into()),
+        )
+    };
+    let header: Header = serde_json::from_str(lines.next().ok_or_else(|| bad("it is empty"))?)
+        .map_err(|e| bad(&e.to_string()))?;
+    let mut entries = Vec::new();
+    for line in lines {
+        // A session killed while writing may leave half a line at the end: it was never run.
+        match serde_json::from_str::<Entry>(line) {
+            Ok(e) => entries.push(e.line),
+            Err(_) => break,
+        }
+    }
+    Ok((header, entries))
+}
+
+/// Starts the session a journal describes, warning (on standard error) of scripts changed
+/// since it was written.
+pub fn start_session(header: &Header) -> Result<Session, Error> {
+    let project = crate::project::Project::at(&header.project)?;
+    let session = match (&header.open, &header.scenario) {
+        (Some(save), _) => Session::open(&project, save)?,
+        (None, scenario) => {
+            let path = scenario
+                .clone()
+                .unwrap_or_else(|| project.default_scenario());
+            let scenario = crate::scenario::Scenario::load(&project, &path)?;
+            Session::new(&project, scenario, header.seed)?
+        }
+    };
+    let now = scripts_of(&session);
+    for (path, print) in &header.scripts {
+        if now.get(path) != Some(print) {
+            super::write_err(&format!(
+                "warning: {path} has changed since the journal was written; the game may go differently\n"
+            ));
+        }
+    }
+    Ok(session)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_differ_for_different_bytes() {
+        assert_eq!(fingerprint(b"fn a() { 1 }"), fingerprint(b"fn a() { 1 }"));
+        assert_ne!(fingerprint(b"fn a() { 1 }"), fingerprint(b"fn a() { 2 }"));
+        assert_eq!(fingerprint(b""), "cbf29ce484222325");
+    }
+}

@@ -1,0 +1,111 @@
+//! Session journals: `play --resume` and `sandtable replay`.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Runs the binary with its data folder (where journals go) in `data`.
+fn run(data: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
+    let mut child = Command::new(common::BINARY)
+        .args(["--project", env!("CARGO_MANIFEST_DIR")])
+        .args(args)
+        .env("XDG_DATA_HOME", data)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("input");
+    let out = child.wait_with_output().expect("the binary ends");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn journals(data: &Path) -> Vec<PathBuf> {
+    let mut all: Vec<PathBuf> = std::fs::read_dir(data.join("sandtable/journals"))
+        .expect("a journal folder")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    all.sort();
+    all
+}
+
+const GAME: &str = "melee viking_1 legionary_1\nmelee viking_2 legionary_2\nroll 3d6\n";
+
+// Guards "sandtable replay JOURNAL reproduces it exactly": the same bytes as the session.
+#[test]
+fn replay_matches_the_original_byte_for_byte() {
+    let data = tempfile::tempdir().expect("a folder");
+    let (original, _, code) = run(data.path(), &["play", "--seed", "3"], GAME);
+    assert_eq!(code, 0);
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (replayed, warnings, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(replayed, original);
+    assert!(warnings.is_empty(), "{warnings}");
+}
+
+// Guards "play --resume continues a session that crashed or was killed, losing nothing": a
+// resumed session goes on exactly as the uninterrupted one.
+#[test]
+fn resumed_session_goes_on_as_if_never_stopped() {
+    let data = tempfile::tempdir().expect("a folder");
+    let (whole, _, _) = run(
+        data.path(),
+        &["play", "--seed", "3"],
+        &format!("{GAME}roll 3d6\n"),
+    );
+    let data = tempfile::tempdir().expect("a folder");
+    let _ = run(data.path(), &["play", "--seed", "3"], GAME);
+    let (resumed, _, code) = run(data.path(), &["play", "--resume"], "roll 3d6\n");
+    assert_eq!(code, 0);
+    assert!(resumed.starts_with("resumed "), "{resumed}");
+    assert!(resumed.contains("3 lines replayed"), "{resumed}");
+    let last = |s: &str| s.lines().last().expect("a line").to_string();
+    assert_eq!(last(&resumed), last(&whole));
+}
+
+// Guards the warning when a script has changed since the journal was written.
+#[test]
+fn replay_warns_of_changed_scripts() {
+    let data = tempfile::tempdir().expect("a folder");
+    let _ = run(data.path(), &["play", "--seed", "3"], GAME);
+    let journal = journals(data.path()).pop().expect("a journal");
+    let text = std::fs::read_to_string(&journal).expect("the journal");
+    // Pretend the scenario had another fingerprint when the game was played.
+    let scenario = format!(
+        "{}/scenarios/romans_vs_vikings.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let edited = text.replacen(
+        &format!("\"{scenario}\":\""),
+        &format!("\"{scenario}\":\"0"),
+        1,
+    );
+    assert_ne!(edited, text, "the scenario is fingerprinted");
+    std::fs::write(&journal, edited).expect("an edit");
+    let (_, warnings, _) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert!(
+        warnings.contains("romans_vs_vikings.yaml has changed since the journal was written"),
+        "{warnings}"
+    );
+}
