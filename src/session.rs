@@ -303,6 +303,11 @@ impl Session {
         }))
     }
 
+    /// The names of the abilities loaded in the game.
+    pub fn ability_names(&self) -> Vec<String> {
+        self.abilities.borrow().list.keys().cloned().collect()
+    }
+
     /// Whether an ability of this name is loaded in the game.
     pub fn has_ability_named(&self, name: &str) -> bool {
         self.abilities.borrow().list.contains_key(name)

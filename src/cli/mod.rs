@@ -11,6 +11,7 @@ macro_rules! outln {
 
 mod battle;
 mod check;
+mod helper;
 mod journal;
 mod play;
 mod roll;

@@ -5,7 +5,10 @@
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 
-use rustyline::DefaultEditor;
+use rustyline::Editor;
+use rustyline::history::DefaultHistory;
+
+use super::helper::PromptHelper;
 use rustyline::error::ReadlineError;
 
 use super::journal::Journal;
@@ -188,8 +191,9 @@ fn history_file() -> Option<PathBuf> {
 }
 
 fn interactive(session: &mut Session, json: bool, journal: &mut Journal) -> Result<u8, Error> {
-    let mut editor = DefaultEditor::new()
-        .map_err(|e| Error::other(format!("cannot start the prompt: {e}"), None))?;
+    let mut editor: Editor<PromptHelper, DefaultHistory> =
+        Editor::new().map_err(|e| Error::other(format!("cannot start the prompt: {e}"), None))?;
+    editor.set_helper(Some(PromptHelper::default()));
     let history = history_file();
     if let Some(h) = &history {
         let _ = editor.load_history(h);
@@ -202,6 +206,9 @@ fn interactive(session: &mut Session, json: bool, journal: &mut Journal) -> Resu
     let mut number = 0;
     let mut watcher = Watcher::new(session.script_paths());
     loop {
+        if let Some(h) = editor.helper_mut() {
+            h.refresh(session);
+        }
         match editor.readline(&prompt(session, !entry.is_empty())) {
             Ok(line) => {
                 entry.push_str(&line);

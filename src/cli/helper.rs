@@ -1,0 +1,190 @@
+//! Tab completion and hints at the prompt.
+//!
+//! Completes meta commands after `:`, verbs (and `roll`, `draw`) as the first word, file
+//! paths after `:load`, `:open` and `:save`, and unit ids, ability names and side ids
+//! elsewhere. Hints show the rest of a verb's usage as its arguments are typed.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rustyline::completion::{Completer, Pair};
+use rustyline::hint::Hinter;
+use rustyline::{Context, Helper, Highlighter, Validator};
+
+use crate::command::META_COMMANDS;
+use crate::session::Session;
+
+/// What the prompt can complete, refreshed from the session before each line.
+#[derive(Default, Helper, Highlighter, Validator)]
+pub struct PromptHelper {
+    /// Verb names and their parameters.
+    pub verbs: BTreeMap<String, Vec<String>>,
+    /// Unit ids, ability names and side ids.
+    pub words: Vec<String>,
+}
+
+impl PromptHelper {
+    /// Takes the names to complete from the session.
+    pub fn refresh(&mut self, session: &Session) {
+        self.verbs = session
+            .verbs()
+            .values()
+            .map(|v| (v.name.clone(), v.params.clone()))
+            .collect();
+        let state = session.state();
+        let mut words: Vec<String> = state
+            .battlefield
+            .units()
+            .iter()
+            .filter(|u| u.in_play)
+            .map(|u| u.id.clone())
+            .collect();
+        words.extend(state.sides.iter().map(|s| s.id.clone()));
+        words.extend(session.ability_names());
+        words.sort();
+        words.dedup();
+        self.words = words;
+    }
+}
+
+fn pairs<'a>(items: impl Iterator<Item = &'a str>, prefix: &str) -> Vec<Pair> {
+    items
+        .filter(|w| w.starts_with(prefix))
+        .map(|w| Pair {
+            display: w.to_string(),
+            replacement: w.to_string(),
+        })
+        .collect()
+}
+
+/// File names starting with `prefix` (relative to the current folder).
+fn files(prefix: &str) -> Vec<Pair> {
+    let (dir, stem) = match prefix.rfind('/') {
+        Some(i) => (&prefix[..=i], &prefix[i + 1..]),
+        None => ("", prefix),
+    };
+    let folder = if dir.is_empty() {
+        Path::new(".")
+    } else {
+        Path::new(dir)
+    };
+    let mut out: Vec<Pair> = std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_str()?.to_string();
+            if !name.starts_with(stem) {
+                return None;
+            }
+            let slash = if e.path().is_dir() { "/" } else { "" };
+            Some(Pair {
+                display: format!("{name}{slash}"),
+                replacement: format!("{dir}{name}{slash}"),
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.display.cmp(&b.display));
+    out
+}
+
+impl Completer for PromptHelper {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let before = &line[..pos];
+        let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let word = &before[start..];
+        let first = before.split_whitespace().next().unwrap_or("");
+        let candidates = if start == 0 && word.starts_with(':') {
+            pairs(META_COMMANDS.iter().map(|(n, _)| *n), word)
+        } else if start == 0 {
+            pairs(
+                self.verbs
+                    .keys()
+                    .map(String::as_str)
+                    .chain(["roll", "draw"]),
+                word,
+            )
+        } else if matches!(first, ":load" | ":open" | ":save") {
+            files(word)
+        } else {
+            pairs(self.words.iter().map(String::as_str), word)
+        };
+        Ok((start, candidates))
+    }
+}
+
+impl Hinter for PromptHelper {
+    type Hint = String;
+
+    fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<String> {
+        if pos < line.len() || line.is_empty() {
+            return None;
+        }
+        // After `melee viking_1 ` the hint is the parameters still to give: `defender`.
+        if !line.ends_with(' ') {
+            return None;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let params = self.verbs.get(*words.first()?)?;
+        let rest: Vec<&str> = params
+            .iter()
+            .skip(words.len() - 1)
+            .map(String::as_str)
+            .collect();
+        (!rest.is_empty()).then(|| rest.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn helper() -> PromptHelper {
+        PromptHelper {
+            verbs: [(
+                "melee".to_string(),
+                vec!["attacker".to_string(), "defender".to_string()],
+            )]
+            .into(),
+            words: vec!["legionary_1".into(), "testudo".into(), "viking_1".into()],
+        }
+    }
+
+    #[test]
+    fn completes_verbs_meta_commands_and_units() {
+        let h = helper();
+        let history = rustyline::history::DefaultHistory::new();
+        let ctx = Context::new(&history);
+        let names = |line: &str| {
+            let (_, c) = h.complete(line, line.len(), &ctx).unwrap();
+            c.into_iter().map(|p| p.replacement).collect::<Vec<_>>()
+        };
+        assert_eq!(names("me"), ["melee"]);
+        assert_eq!(names(":un"), [":units", ":undo"]);
+        assert_eq!(names("melee vi"), ["viking_1"]);
+        assert_eq!(names("melee viking_1 te"), ["testudo"]);
+    }
+
+    #[test]
+    fn hints_the_parameters_still_to_give() {
+        let h = helper();
+        let history = rustyline::history::DefaultHistory::new();
+        let ctx = Context::new(&history);
+        assert_eq!(
+            h.hint("melee ", 6, &ctx).as_deref(),
+            Some("attacker defender")
+        );
+        assert_eq!(
+            h.hint("melee viking_1 ", 15, &ctx).as_deref(),
+            Some("defender")
+        );
+        assert_eq!(h.hint("melee viking_1 legionary_1 ", 27, &ctx), None);
+    }
+}
