@@ -46,6 +46,14 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         ":reload",
         "reload the ruleset, ability and house-rule scripts from disk, keeping the game",
     ),
+    (
+        ":load",
+        "start a new game of a scenario: `:load scenarios/hoplites_vs_persians.yaml`",
+    ),
+    (
+        ":map",
+        "draw the table: terrain, and each unit by side and facing",
+    ),
     (":quit", "leave (Ctrl-D does too)"),
 ];
 
@@ -475,6 +483,26 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
             Ok(Reply::Open(std::path::PathBuf::from(&w.text)))
         }
         ":reload" => Ok(Reply::Text(session.reload()?)),
+        ":map" => Ok(Reply::Text(crate::map::draw(&session.state(), 72))),
+        ":load" => {
+            let Some(w) = ws.get(1) else {
+                return Err(line_error(
+                    origin,
+                    line,
+                    ws[0].start,
+                    ws[0].len,
+                    "`:load` needs a scenario file".into(),
+                    "here",
+                    None,
+                ));
+            };
+            let project = session.project().clone();
+            let scenario =
+                crate::scenario::Scenario::load(&project, std::path::Path::new(&w.text))?;
+            let seed = scenario.seed.unwrap_or_else(|| session.state().rng.seed());
+            *session = Session::new(&project, scenario, seed)?;
+            Ok(Reply::Done)
+        }
         ":units" => Ok(Reply::Text(units(
             session,
             ws.get(1).map(|w| w.text.as_str()),

@@ -17,6 +17,7 @@ pub mod error;
 pub mod event;
 pub mod geometry;
 pub mod grid;
+pub mod map;
 pub mod project;
 pub mod rng;
 pub mod ruleset;
