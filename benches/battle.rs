@@ -7,6 +7,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use sandtable::project::Project;
 use sandtable::scenario::Scenario;
+use sandtable::command::run_line;
 use sandtable::session::Session;
 
 fn battle(c: &mut Criterion) {
@@ -25,5 +26,21 @@ fn battle(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, battle);
+fn prompt(c: &mut Criterion) {
+    let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();
+    let mut s = Session::new(&project, scenario, 3).unwrap();
+    // One prompt line as a player types it, parsed, run through the ruleset verb and
+    // narrated; then `:undo`, so that every iteration fights the same melee.
+    c.bench_function("prompt line: melee then :undo", |b| {
+        b.iter(|| {
+            let _ = run_line(&mut s, "bench", "melee viking_1 legionary_1").unwrap();
+            let _ = run_line(&mut s, "bench", ":undo").unwrap();
+            let _ = s.take_events();
+        })
+    });
+    c.bench_function("reload the scripts", |b| b.iter(|| s.reload().unwrap()));
+}
+
+criterion_group!(benches, battle, prompt);
 criterion_main!(benches);
