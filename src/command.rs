@@ -54,6 +54,10 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         ":map",
         "draw the table: terrain, and each unit by side and facing",
     ),
+    (
+        ":dice",
+        "`:dice manual`: you roll real dice and type them in when the rules ask; `:dice auto` again",
+    ),
     (":quit", "leave (Ctrl-D does too)"),
 ];
 
@@ -68,6 +72,8 @@ pub enum Reply {
     Quit,
     /// Replace the game with a saved one (the front end opens it).
     Open(std::path::PathBuf),
+    /// Dice from the players (`true`) or from the generator.
+    Dice(bool),
 }
 
 /// A word of a line and where it starts (in characters).
@@ -484,6 +490,19 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
         }
         ":reload" => Ok(Reply::Text(session.reload()?)),
         ":map" => Ok(Reply::Text(crate::map::draw(&session.state(), 72))),
+        ":dice" => match ws.get(1).map(|w| w.text.as_str()) {
+            Some("manual") => Ok(Reply::Dice(true)),
+            Some("auto") => Ok(Reply::Dice(false)),
+            _ => Err(line_error(
+                origin,
+                line,
+                ws[0].start,
+                line.chars().count() - ws[0].start,
+                "write `:dice manual` or `:dice auto`".into(),
+                "here",
+                None,
+            )),
+        },
         ":load" => {
             let Some(w) = ws.get(1) else {
                 return Err(line_error(

@@ -354,7 +354,7 @@ impl DiceExpr {
     }
 
     /// Rolls with `face(sides)` giving each die, so tests can script the dice.
-    fn roll_with(&self, face: &mut dyn FnMut(u32) -> u32) -> Result<Roll, DiceError> {
+    pub fn roll_with(&self, face: &mut dyn FnMut(u32) -> u32) -> Result<Roll, DiceError> {
         // A tree built by hand has not been through the parser's checks.
         let written = self.dice_count();
         if written > u64::from(MAX_DICE) {

@@ -49,6 +49,7 @@ pub struct Session {
     sources: Sources,
     verbs: BTreeMap<String, Verb>,
     abilities: api::SharedAbilities,
+    manual: api::ManualDice,
     /// Functions defined at the prompt (kept across reloads).
     prompt_functions: AST,
     /// The game before each action still undoable, oldest first.
@@ -113,7 +114,15 @@ impl Session {
         ];
         let mut engine = engine::sandboxed(&limits, &budget, roots);
         let abilities: api::SharedAbilities = Rc::default();
-        api::register(&mut engine, &state, &scenario.ruleset, &abilities);
+        let manual: api::ManualDice = Rc::default();
+        api::register(
+            &mut engine,
+            &state,
+            &scenario.ruleset,
+            &abilities,
+            &manual,
+            &budget,
+        );
         let watched = state.clone();
         budget.watch(move || watched.try_borrow().ok().and_then(|s| s.flooded()));
 
@@ -128,6 +137,7 @@ impl Session {
             sources: Sources::default(),
             verbs: BTreeMap::new(),
             abilities,
+            manual,
             prompt_functions: AST::empty(),
             past: Vec::new(),
             future: Vec::new(),
@@ -306,6 +316,18 @@ impl Session {
     /// The names of the abilities loaded in the game.
     pub fn ability_names(&self) -> Vec<String> {
         self.abilities.borrow().list.keys().cloned().collect()
+    }
+
+    /// Real dice (`:dice manual`): every roll the rules make is asked for through `ask`
+    /// (given a prompt, it gives the line typed, or none at the end of input); `None` goes
+    /// back to the generator.
+    pub fn set_manual_dice(&mut self, ask: Option<Box<dyn FnMut(&str) -> Option<String>>>) {
+        *self.manual.borrow_mut() = ask;
+    }
+
+    /// Whether dice are typed in by the players.
+    pub fn manual_dice(&self) -> bool {
+        self.manual.borrow().is_some()
     }
 
     /// Whether an ability of this name is loaded in the game.

@@ -335,6 +335,22 @@ impl GameState {
         Ok(roll)
     }
 
+    /// Rolls a parsed expression with the faces given by `face(sides)` (dice rolled at the
+    /// table and typed in) and logs it like any roll.
+    pub fn roll_given(
+        &mut self,
+        expr: &DiceExpr,
+        why: Option<&str>,
+        face: &mut dyn FnMut(u32) -> u32,
+    ) -> Result<Roll, DiceError> {
+        let roll = expr.roll_with(face)?;
+        self.emit(Event::Roll {
+            why: why.map(str::to_owned),
+            roll: roll.clone(),
+        });
+        Ok(roll)
+    }
+
     /// Parses, rolls and logs a dice expression.
     pub fn roll_text(&mut self, text: &str, why: Option<&str>) -> Result<Roll, DiceError> {
         let expr = DiceExpr::parse(text)?;

@@ -230,3 +230,31 @@ fn show_lists_stats_tags_and_abilities() {
         "ability Viking Berserker (berserker): chosen, 1 use left\n",
     ]);
 }
+
+// Guards `:dice manual`: each roll the rules need is asked for, checked, and logged like any
+// roll; `:dice auto` goes back to the generator.
+#[test]
+fn manual_dice_are_asked_for_checked_and_logged() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(":dice manual\nmelee viking_1 legionary_1\n4\n7\n2 6\n:dice auto\n"),
+    );
+    out.expect_code(0).stdout_has(&[
+        "roll 1d6kh1 for viking_1 attacks with 1 die: a d6",
+        "`7` is not a roll of d6s (whole numbers from 1 to 6); roll 2d6kh1 for legionary_1",
+        "  viking_1 attacks with 1 die: 1d6kh1 [4] = 4\n  legionary_1 defends with 2 dice: 2d6kh1 [~2, 6] = 6\n",
+        "dice: automatic\n",
+    ]);
+}
+
+// Guards that the end of input while dice are awaited fails the action cleanly.
+#[test]
+fn manual_dice_without_an_answer_change_nothing() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(":dice manual\nmelee viking_1 legionary_1\n"),
+    );
+    out.expect_code(1)
+        .stderr_has(&["the input ended before the dice were given"]);
+    out.stdout_lacks("is removed");
+}

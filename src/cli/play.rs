@@ -2,7 +2,7 @@
 //! folder, Ctrl-C cancels a line, Ctrl-D leaves); with piped input it reads lines plainly and
 //! echoes each one, so a transcript reads like the game.
 
-use std::io::{BufRead, IsTerminal};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use rustyline::Editor;
@@ -57,7 +57,7 @@ pub fn play(
     if std::io::stdin().is_terminal() {
         interactive(&mut session, common.json, &mut journal)
     } else {
-        let lines = std::io::stdin().lock().lines().map_while(Result::ok);
+        let lines = std::iter::from_fn(read_line);
         Ok(run_lines(
             &mut session,
             lines,
@@ -99,7 +99,7 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     if std::io::stdin().is_terminal() {
         interactive(&mut session, common.json, &mut journal)
     } else {
-        let lines = std::io::stdin().lock().lines().map_while(Result::ok);
+        let lines = std::iter::from_fn(read_line);
         Ok(run_lines(
             &mut session,
             lines,
@@ -116,6 +116,16 @@ fn carry_out(session: &mut Session, origin: &str, entry: &str, json: bool) -> Op
     flush_events(session, json);
     match result {
         Ok(Reply::Quit) => None,
+        Ok(Reply::Dice(manual)) => {
+            if manual {
+                session.set_manual_dice(Some(Box::new(ask_dice)));
+                outln!("dice: manual. Roll your dice when asked and type what they show.");
+            } else {
+                session.set_manual_dice(None);
+                outln!("dice: automatic");
+            }
+            Some(true)
+        }
         Ok(Reply::Open(path)) => match super::open_save(session, &path) {
             Ok(opened) => {
                 *session = opened;
@@ -171,6 +181,26 @@ fn hot_reload(session: &mut Session, watcher: &mut Watcher) {
     }
     // The watcher follows the new session's files (a house rule may have been added).
     *watcher = Watcher::new(session.script_paths());
+}
+
+/// Asks the players for a roll of real dice: the prompt on standard output, the answer from
+/// standard input (a line of a pipe, or typed at the terminal).
+fn ask_dice(prompt: &str) -> Option<String> {
+    super::write_out(prompt);
+    if !prompt.ends_with(' ') {
+        super::write_out("\n");
+    }
+    read_line()
+}
+
+/// One line of standard input, without holding a lock between lines (manual dice read
+/// from the same input between two entries).
+fn read_line() -> Option<String> {
+    let mut line = String::new();
+    match std::io::stdin().read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line.trim_end_matches(['\n', '\r']).to_string()),
+    }
 }
 
 fn prompt(session: &Session, continuing: bool) -> String {

@@ -67,6 +67,12 @@ pub fn run(
         match result? {
             Reply::Quit => break,
             Reply::Open(path) => session = super::open_save(&session, &path)?,
+            Reply::Dice(_) => {
+                return Err(Error::other(
+                    "`:dice` needs players at the prompt: a batch file rolls its dice",
+                    Some("use `sandtable play` for real dice".into()),
+                ));
+            }
             Reply::Done => {}
             Reply::Text(t) => {
                 if !common.json {

@@ -230,11 +230,13 @@ pub fn register(
     state: &Shared,
     ruleset: &Ruleset,
     abilities: &SharedAbilities,
+    manual: &ManualDice,
+    budget: &crate::script::engine::Budget,
 ) {
     register_abilities(engine, state, abilities);
     register_attempt(engine, state);
     register_log(engine, state);
-    register_dice(engine, state);
+    register_dice(engine, state, manual, budget);
     register_cards(engine, state);
     register_points(engine);
     register_measurement(engine, state);
@@ -435,10 +437,19 @@ fn register_log(engine: &mut Engine, state: &Shared) {
     });
 }
 
+/// Where manual dice come from: the front end's way to ask the players for a roll they made
+/// with real dice (`:dice manual`). It gets a prompt and gives the line typed, or none at the
+/// end of input.
+pub type ManualDice = Rc<RefCell<Option<Box<dyn FnMut(&str) -> Option<String>>>>>;
+
 /// Parsed dice expressions by text: scripts roll the same few expressions over and over, and
 /// parsing costs more than rolling.
 #[derive(Clone, Default)]
-struct DiceCache(Rc<RefCell<std::collections::HashMap<String, crate::dice::DiceExpr>>>);
+struct DiceCache {
+    parsed: Rc<RefCell<std::collections::HashMap<String, crate::dice::DiceExpr>>>,
+    manual: ManualDice,
+    budget: crate::script::engine::Budget,
+}
 
 impl DiceCache {
     /// Most distinct expressions kept; a script building endless new ones just re-parses.
@@ -448,7 +459,7 @@ impl DiceCache {
         let bad = |e: crate::dice::DiceError| {
             host_error_with_help(format!("bad dice expression `{text}`: {e}"), e.help.clone())
         };
-        let mut cache = self.0.borrow_mut();
+        let mut cache = self.parsed.borrow_mut();
         if !cache.contains_key(text) {
             let expr = crate::dice::DiceExpr::parse(text).map_err(bad)?;
             if cache.len() >= Self::CAPACITY {
@@ -457,13 +468,77 @@ impl DiceCache {
             cache.insert(text.to_string(), expr);
         }
         let expr = &cache[text];
-        state.borrow_mut().roll(expr, why).map_err(bad)
+        let mut manual = self.manual.borrow_mut();
+        let Some(ask) = manual.as_mut() else {
+            return state.borrow_mut().roll(expr, why).map_err(bad);
+        };
+        // Real dice: ask for each die (several may be typed at once), checking each value.
+        let started = std::time::Instant::now();
+        let mut typed: std::collections::VecDeque<u32> = std::collections::VecDeque::new();
+        let mut ended = false;
+        let mut note = String::new();
+        let what = why.map_or_else(|| text.to_string(), |w| format!("{text} for {w}"));
+        let mut face = |sides: u32| -> u32 {
+            loop {
+                if let Some(v) = typed.front().copied() {
+                    if (1..=sides).contains(&v) {
+                        typed.pop_front();
+                        return v;
+                    }
+                    typed.clear();
+                }
+                if ended {
+                    return 1;
+                }
+                let prompt =
+                    format!("{note}roll {what}: a d{sides} (or all the dice, space-separated): ");
+                note.clear();
+                match ask(&prompt) {
+                    None => ended = true,
+                    Some(line) => {
+                        let values: Option<Vec<u32>> =
+                            line.split_whitespace().map(|w| w.parse().ok()).collect();
+                        match values {
+                            Some(v)
+                                if !v.is_empty() && v.iter().all(|x| (1..=sides).contains(x)) =>
+                            {
+                                typed.extend(v)
+                            }
+                            _ => {
+                                note = format!(
+                                    "`{}` is not a roll of d{sides}s (whole numbers from 1 to {sides}); ",
+                                    line.trim()
+                                )
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        let roll = state
+            .borrow_mut()
+            .roll_given(expr, why, &mut face)
+            .map_err(bad);
+        self.budget.extend(started.elapsed());
+        if ended {
+            return Err(host_error("the input ended before the dice were given"));
+        }
+        roll
     }
 }
 
-fn register_dice(engine: &mut Engine, state: &Shared) {
+fn register_dice(
+    engine: &mut Engine,
+    state: &Shared,
+    manual: &ManualDice,
+    budget: &crate::script::engine::Budget,
+) {
     engine.register_type_with_name::<Roll>("Roll");
-    let cache = DiceCache::default();
+    let cache = DiceCache {
+        manual: manual.clone(),
+        budget: budget.clone(),
+        ..DiceCache::default()
+    };
     let (st, c) = (state.clone(), cache.clone());
     volatile!(engine, "roll", move |expr: &str| -> Res<Roll> {
         c.roll(&st, expr, None)

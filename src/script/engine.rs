@@ -103,6 +103,13 @@ impl Budget {
         *self.watch.borrow_mut() = Some(Rc::new(check));
     }
 
+    /// Gives the call under way more time (while a player types in real dice).
+    pub fn extend(&self, by: Duration) {
+        if let Some(d) = self.deadline.get() {
+            self.deadline.set(d.checked_add(by));
+        }
+    }
+
     /// Stops the clock.
     pub fn stop(&self) {
         self.deadline.set(None);
