@@ -321,7 +321,7 @@ impl Session {
     /// Real dice (`:dice manual`): every roll the rules make is asked for through `ask`
     /// (given a prompt, it gives the line typed, or none at the end of input); `None` goes
     /// back to the generator.
-    pub fn set_manual_dice(&mut self, ask: Option<Box<dyn FnMut(&str) -> Option<String>>>) {
+    pub fn set_manual_dice(&mut self, ask: Option<api::DiceAsker>) {
         *self.manual.borrow_mut() = ask;
     }
 

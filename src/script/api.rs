@@ -440,7 +440,10 @@ fn register_log(engine: &mut Engine, state: &Shared) {
 /// Where manual dice come from: the front end's way to ask the players for a roll they made
 /// with real dice (`:dice manual`). It gets a prompt and gives the line typed, or none at the
 /// end of input.
-pub type ManualDice = Rc<RefCell<Option<Box<dyn FnMut(&str) -> Option<String>>>>>;
+pub type ManualDice = Rc<RefCell<Option<DiceAsker>>>;
+
+/// Asks the players for a roll: given a prompt, the line typed, or none at the end of input.
+pub type DiceAsker = Box<dyn FnMut(&str) -> Option<String>>;
 
 /// Parsed dice expressions by text: scripts roll the same few expressions over and over, and
 /// parsing costs more than rolling.
