@@ -463,14 +463,15 @@ impl Session {
         &self.verbs
     }
 
-    /// The files the game's rules come from: the ruleset's folder, the abilities and the
-    /// house rules (what a watcher watches for hot reload).
+    /// The files the game comes from: the ruleset's folder, the abilities, the house rules
+    /// and the scenario (what a watcher watches for hot reload).
     pub fn script_paths(&self) -> Vec<std::path::PathBuf> {
         let mut paths = vec![
             self.scenario.ruleset.dir.clone(),
             self.project.abilities_dir(),
         ];
         paths.extend(self.scenario.house_rules.iter().cloned());
+        paths.push(self.scenario.path.clone());
         paths
     }
 

@@ -109,3 +109,52 @@ fn replay_warns_of_changed_scripts() {
         "{warnings}"
     );
 }
+
+// Guards "play --resume continues a session that crashed or was killed, losing nothing": a
+// session killed outright (SIGKILL) is resumed from its journal with every line it had.
+#[cfg(unix)]
+#[test]
+fn killed_session_is_resumed_losing_nothing() {
+    use std::io::{BufRead, BufReader};
+    let data = tempfile::tempdir().expect("a folder");
+    let mut child = Command::new(common::BINARY)
+        .args([
+            "--project",
+            env!("CARGO_MANIFEST_DIR"),
+            "play",
+            "--seed",
+            "3",
+        ])
+        .env("XDG_DATA_HOME", data.path())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(GAME.as_bytes()).expect("input");
+    stdin.flush().expect("input");
+    // Wait until the last line has been played, then kill without warning.
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    while out.read_line(&mut line).expect("output") > 0 {
+        if line.starts_with("  3d6: ") {
+            break;
+        }
+        line.clear();
+    }
+    child.kill().expect("a kill");
+    let _ = child.wait();
+    let (resumed, _, code) = run(
+        data.path(),
+        &["play", "--resume"],
+        "print(unit(\"legionary_1\").in_play)\n",
+    );
+    assert_eq!(code, 0);
+    assert!(resumed.contains("3 lines replayed"), "{resumed}");
+    assert!(
+        resumed.ends_with("> print(unit(\"legionary_1\").in_play)\nfalse\n"),
+        "{resumed}"
+    );
+}

@@ -258,3 +258,18 @@ fn manual_dice_without_an_answer_change_nothing() {
         .stderr_has(&["the input ended before the dice were given"]);
     out.stdout_lacks("is removed");
 }
+
+// Guards a whole game played through the prompt from a script of lines: the policy plays
+// each side's turn by turn until the rules' victory (checked with a line of Rhai).
+#[test]
+fn whole_game_played_through_the_prompt() {
+    let turns = "play_turn vikings\nend_turn\nplay_turn romans\nend_turn\n".repeat(4);
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(&format!(
+            "{turns}print(units(\"romans\").len() + units(\"vikings\").len() < 20)\n"
+        )),
+    );
+    out.expect_code(0);
+    out.stdout_has(&["turn 2: vikings to play\n", " is removed: ", "\ntrue\n"]);
+}

@@ -160,7 +160,22 @@ fn carry_out(session: &mut Session, origin: &str, entry: &str, json: bool) -> Op
 /// Applies edits to the game's scripts before the next action: the new code is in force from
 /// it on, the game keeps every unit, card and roll; a broken edit leaves the old code.
 fn hot_reload(session: &mut Session, watcher: &mut Watcher) {
-    let changed = watcher.changes();
+    let mut changed = watcher.changes();
+    // A changed scenario is a new game, not an edit of the rules: say so, and leave it to
+    // `:load`.
+    let scenario = std::fs::canonicalize(&session.scenario().path)
+        .unwrap_or_else(|_| session.scenario().path.clone());
+    if let Some(i) = changed
+        .iter()
+        .position(|p| std::fs::canonicalize(p).is_ok_and(|p| p == scenario))
+    {
+        changed.remove(i);
+        outln!(
+            "{} changed: `:load {}` starts a game of it",
+            session.scenario().path.display(),
+            session.scenario().path.display()
+        );
+    }
     if changed.is_empty() {
         return;
     }
