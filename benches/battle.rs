@@ -5,9 +5,9 @@
 //! Run with `cargo bench --bench battle`; figures are recorded in docs/performance.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use sandtable::command::run_line;
 use sandtable::project::Project;
 use sandtable::scenario::Scenario;
-use sandtable::command::run_line;
 use sandtable::session::Session;
 
 fn battle(c: &mut Criterion) {

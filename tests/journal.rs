@@ -158,3 +158,21 @@ fn killed_session_is_resumed_losing_nothing() {
         "{resumed}"
     );
 }
+
+// Guards that dice typed in by the players are journaled: a replay of a manual-dice session
+// is the same, byte for byte.
+#[test]
+fn manual_dice_are_journaled_and_replayed() {
+    let data = tempfile::tempdir().expect("a folder");
+    let (original, _, code) = run(
+        data.path(),
+        &["play", "--seed", "3"],
+        ":dice manual\nmelee viking_1 legionary_1\n4\n2 6\nroll 3d6\n",
+    );
+    assert_eq!(code, 0);
+    assert!(original.contains("legionary_1 defends with 2 dice: 2d6kh1 [~2, 6] = 6"), "{original}");
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (replayed, _, code) = run(data.path(), &["replay", journal.to_str().expect("utf-8")], "");
+    assert_eq!(code, 0);
+    assert_eq!(replayed, original);
+}

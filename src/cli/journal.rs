@@ -15,6 +15,9 @@ use crate::session::Session;
 /// The journal format's version.
 pub const FORMAT: u32 = 1;
 
+/// The lines of a journal: each line entered, with the dice typed in for it.
+pub type Lines = Vec<(String, Vec<String>)>;
+
 /// The first line of a journal: how to start the same session again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Header {
@@ -32,9 +35,13 @@ pub struct Header {
     pub scripts: BTreeMap<String, String>,
 }
 
+/// One line of a journal after the header: a line entered, or dice typed in for it.
 #[derive(Serialize, Deserialize)]
 struct Entry {
-    line: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    line: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dice: Option<String>,
 }
 
 /// A journal being written.
@@ -143,9 +150,22 @@ impl Journal {
 
     /// Records a line entered, before it runs (so a crash in it still has it).
     pub fn record(&mut self, line: &str) {
-        if let Ok(text) = serde_json::to_string(&Entry {
-            line: line.to_string(),
-        }) {
+        let entry = Entry {
+            line: Some(line.to_string()),
+            dice: None,
+        };
+        if let Ok(text) = serde_json::to_string(&entry) {
+            self.write(&text);
+        }
+    }
+
+    /// Records dice typed in by the players (`:dice manual`) for the line under way.
+    pub fn record_dice(&mut self, answer: &str) {
+        let entry = Entry {
+            line: None,
+            dice: Some(answer.to_string()),
+        };
+        if let Ok(text) = serde_json::to_string(&entry) {
             self.write(&text);
         }
     }
@@ -167,8 +187,8 @@ pub fn latest() -> Option<PathBuf> {
     journals.pop()
 }
 
-/// Reads a journal: its header and the lines entered.
-pub fn read(path: &Path) -> Result<(Header, Vec<String>), Error> {
+/// Reads a journal: its header and the lines entered, each with the dice typed in for it.
+pub fn read(path: &Path) -> Result<(Header, Lines), Error> {
     let text = read_file(path)?;
     let mut lines = text.lines();
     let bad = |what: &str| {
@@ -179,12 +199,17 @@ pub fn read(path: &Path) -> Result<(Header, Vec<String>), Error> {
     };
     let header: Header = serde_json::from_str(lines.next().ok_or_else(|| bad("it is empty"))?)
         .map_err(|e| bad(&e.to_string()))?;
-    let mut entries = Vec::new();
+    let mut entries: Vec<(String, Vec<String>)> = Vec::new();
     for line in lines {
         // A session killed while writing may leave half a line at the end: it was never run.
         match serde_json::from_str::<Entry>(line) {
-            Ok(e) => entries.push(e.line),
-            Err(_) => break,
+            Ok(Entry { line: Some(l), .. }) => entries.push((l, Vec::new())),
+            Ok(Entry { dice: Some(d), .. }) => {
+                if let Some(last) = entries.last_mut() {
+                    last.1.push(d);
+                }
+            }
+            _ => break,
         }
     }
     Ok((header, entries))

@@ -251,6 +251,7 @@ fn replay(common: &Common, path: &std::path::Path) -> Result<u8, Error> {
         lines.into_iter(),
         common.json,
         None,
+        &play::DiceFeed::replaying(),
     ))
 }
 

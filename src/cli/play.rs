@@ -11,6 +11,10 @@ use rustyline::history::DefaultHistory;
 use super::helper::PromptHelper;
 use rustyline::error::ReadlineError;
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
 use super::journal::Journal;
 use super::watch::Watcher;
 use super::{Common, flush_events, render_error, start_session};
@@ -53,17 +57,68 @@ pub fn play(
     flush_events(&mut session, common.json);
     let scenario_path =
         scenario_path.or_else(|| open_path.is_none().then(|| session.scenario().path.clone()));
-    let mut journal = Journal::start(&session, scenario_path, open_path);
+    let journal = Rc::new(RefCell::new(Journal::start(
+        &session,
+        scenario_path,
+        open_path,
+    )));
+    go_on(&mut session, common.json, journal)
+}
+
+/// Plays on at the prompt (or from piped input), writing the journal.
+fn go_on(session: &mut Session, json: bool, journal: Rc<RefCell<Journal>>) -> Result<u8, Error> {
+    let feed = DiceFeed {
+        replay: Rc::default(),
+        journal: Some(journal.clone()),
+    };
     if std::io::stdin().is_terminal() {
-        interactive(&mut session, common.json, &mut journal)
+        interactive(session, json, &journal, &feed)
     } else {
-        let lines = std::iter::from_fn(read_line);
-        Ok(run_lines(
-            &mut session,
-            lines,
-            common.json,
-            Some(&mut journal),
-        ))
+        let lines = std::iter::from_fn(read_line).map(|l| (l, Vec::new()));
+        Ok(run_lines(session, lines, json, Some(&journal), &feed))
+    }
+}
+
+/// Where the dice typed by the players come from: standard input (and then into the
+/// journal), or, while a journal is replayed, the answers it recorded.
+#[derive(Clone, Default)]
+pub struct DiceFeed {
+    replay: Rc<RefCell<Option<VecDeque<String>>>>,
+    journal: Option<Rc<RefCell<Journal>>>,
+}
+
+impl DiceFeed {
+    /// A feed of recorded answers (for replaying a journal).
+    pub fn replaying() -> DiceFeed {
+        DiceFeed {
+            replay: Rc::new(RefCell::new(Some(VecDeque::new()))),
+            journal: None,
+        }
+    }
+
+    /// Sets the recorded answers for the next line.
+    fn queue(&self, answers: Vec<String>) {
+        if let Some(q) = self.replay.borrow_mut().as_mut() {
+            *q = answers.into();
+        }
+    }
+
+    fn asker(&self) -> crate::script::api::DiceAsker {
+        let feed = self.clone();
+        Box::new(move |prompt| feed.ask(prompt))
+    }
+
+    fn ask(&self, prompt: &str) -> Option<String> {
+        if let Some(queue) = self.replay.borrow_mut().as_mut() {
+            let answer = queue.pop_front();
+            super::write_out(&format!("{prompt}{}\n", answer.as_deref().unwrap_or("")));
+            return answer;
+        }
+        let answer = ask_dice(prompt);
+        if let (Some(j), Some(a)) = (&self.journal, &answer) {
+            j.borrow_mut().record_dice(a);
+        }
+        answer
     }
 }
 
@@ -81,8 +136,14 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     };
     let (header, lines) = super::journal::read(&path)?;
     let mut session = super::journal::start_session(&header)?;
-    for (i, line) in lines.iter().enumerate() {
-        let _ = command::run_line(&mut session, &format!("journal line {}", i + 1), line);
+    let feed = DiceFeed::replaying();
+    for (i, (line, dice)) in lines.iter().enumerate() {
+        feed.queue(dice.clone());
+        match command::run_line(&mut session, &format!("journal line {}", i + 1), line) {
+            Ok(Reply::Dice(true)) => session.set_manual_dice(Some(feed.asker())),
+            Ok(Reply::Dice(false)) => session.set_manual_dice(None),
+            _ => {}
+        }
     }
     // The replayed part was shown when it was first played.
     let _ = session.take_events();
@@ -95,30 +156,34 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         state.active_side
     );
     drop(state);
-    let mut journal = Journal::append(&path);
-    if std::io::stdin().is_terminal() {
-        interactive(&mut session, common.json, &mut journal)
-    } else {
-        let lines = std::iter::from_fn(read_line);
-        Ok(run_lines(
-            &mut session,
-            lines,
-            common.json,
-            Some(&mut journal),
-        ))
+    let journal = Rc::new(RefCell::new(Journal::append(&path)));
+    if session.manual_dice() {
+        // Dice from the players again, recorded in the journal.
+        let live = DiceFeed {
+            replay: Rc::default(),
+            journal: Some(journal.clone()),
+        };
+        session.set_manual_dice(Some(live.asker()));
     }
+    go_on(&mut session, common.json, journal)
 }
 
 /// Carries out one (possibly multi-line) entry and shows what happened.
 /// Returns `None` to quit, else whether it succeeded.
-fn carry_out(session: &mut Session, origin: &str, entry: &str, json: bool) -> Option<bool> {
+fn carry_out(
+    session: &mut Session,
+    origin: &str,
+    entry: &str,
+    json: bool,
+    feed: &DiceFeed,
+) -> Option<bool> {
     let result = command::run_line(session, origin, entry);
     flush_events(session, json);
     match result {
         Ok(Reply::Quit) => None,
         Ok(Reply::Dice(manual)) => {
             if manual {
-                session.set_manual_dice(Some(Box::new(ask_dice)));
+                session.set_manual_dice(Some(feed.asker()));
                 outln!("dice: manual. Roll your dice when asked and type what they show.");
             } else {
                 session.set_manual_dice(None);
@@ -202,10 +267,13 @@ fn hot_reload(session: &mut Session, watcher: &mut Watcher) {
 /// standard input (a line of a pipe, or typed at the terminal).
 fn ask_dice(prompt: &str) -> Option<String> {
     super::write_out(prompt);
-    if !prompt.ends_with(' ') {
-        super::write_out("\n");
+    let answer = read_line();
+    // Piped answers are not echoed by a terminal: show them, as lines are (and as a replay
+    // of the journal does).
+    if !std::io::stdin().is_terminal() {
+        super::write_out(&format!("{}\n", answer.as_deref().unwrap_or("")));
     }
-    read_line()
+    answer
 }
 
 /// One line of standard input, without holding a lock between lines (manual dice read
@@ -235,7 +303,12 @@ fn history_file() -> Option<PathBuf> {
     Some(dir.join("history"))
 }
 
-fn interactive(session: &mut Session, json: bool, journal: &mut Journal) -> Result<u8, Error> {
+fn interactive(
+    session: &mut Session,
+    json: bool,
+    journal: &Rc<RefCell<Journal>>,
+    feed: &DiceFeed,
+) -> Result<u8, Error> {
     let mut editor: Editor<PromptHelper, DefaultHistory> =
         Editor::new().map_err(|e| Error::other(format!("cannot start the prompt: {e}"), None))?;
     editor.set_helper(Some(PromptHelper::default()));
@@ -264,13 +337,14 @@ fn interactive(session: &mut Session, json: bool, journal: &mut Journal) -> Resu
                 let text = std::mem::take(&mut entry);
                 let _ = editor.add_history_entry(text.trim_end());
                 hot_reload(session, &mut watcher);
-                journal.record(text.trim_end());
+                journal.borrow_mut().record(text.trim_end());
                 number += 1;
                 if carry_out(
                     session,
                     &format!("prompt line {number}"),
                     text.trim_end(),
                     json,
+                    feed,
                 )
                 .is_none()
                 {
@@ -292,18 +366,20 @@ fn interactive(session: &mut Session, json: bool, journal: &mut Journal) -> Resu
 /// exit status is 1 if any failed.
 pub fn run_lines(
     session: &mut Session,
-    lines: impl Iterator<Item = String>,
+    lines: impl Iterator<Item = (String, Vec<String>)>,
     json: bool,
-    mut journal: Option<&mut Journal>,
+    journal: Option<&Rc<RefCell<Journal>>>,
+    feed: &DiceFeed,
 ) -> u8 {
     let mut failed = false;
     let mut entry = String::new();
     let mut start_line = 0;
     let mut watcher = Watcher::new(session.script_paths());
-    for (i, line) in lines.enumerate() {
+    for (i, (line, dice)) in lines.enumerate() {
         if entry.is_empty() {
             start_line = i + 1;
         }
+        feed.queue(dice);
         entry.push_str(&line);
         entry.push('\n');
         if command::needs_more(&entry) {
@@ -312,13 +388,19 @@ pub fn run_lines(
         let text = std::mem::take(&mut entry);
         let text = text.trim_end();
         hot_reload(session, &mut watcher);
-        if let Some(j) = journal.as_deref_mut() {
-            j.record(text);
+        if let Some(j) = journal {
+            j.borrow_mut().record(text);
         }
         if !json && !text.trim().is_empty() {
             outln!("> {text}");
         }
-        match carry_out(session, &format!("stdin line {start_line}"), text, json) {
+        match carry_out(
+            session,
+            &format!("stdin line {start_line}"),
+            text,
+            json,
+            feed,
+        ) {
             None => break,
             Some(ok) => failed |= !ok,
         }
