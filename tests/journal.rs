@@ -170,9 +170,16 @@ fn manual_dice_are_journaled_and_replayed() {
         ":dice manual\nmelee viking_1 legionary_1\n4\n2 6\nroll 3d6\n",
     );
     assert_eq!(code, 0);
-    assert!(original.contains("legionary_1 defends with 2 dice: 2d6kh1 [~2, 6] = 6"), "{original}");
+    assert!(
+        original.contains("legionary_1 defends with 2 dice: 2d6kh1 [~2, 6] = 6"),
+        "{original}"
+    );
     let journal = journals(data.path()).pop().expect("a journal");
-    let (replayed, _, code) = run(data.path(), &["replay", journal.to_str().expect("utf-8")], "");
+    let (replayed, _, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
     assert_eq!(code, 0);
     assert_eq!(replayed, original);
 }

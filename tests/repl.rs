@@ -273,3 +273,54 @@ fn whole_game_played_through_the_prompt() {
     out.expect_code(0);
     out.stdout_has(&["turn 2: vikings to play\n", " is removed: ", "\ntrue\n"]);
 }
+
+// Guards `run FILE --watch`: the batch runs again, with the same seed, when a script changes.
+#[test]
+fn run_watch_reruns_after_an_edit() {
+    use std::io::{BufRead, BufReader};
+    let ws = project_copy();
+    ws.write("game.txt", "roll 1d1000000\n");
+    let mut child = Command::new(common::BINARY)
+        .args([
+            "--project",
+            ws.path().to_str().expect("utf-8"),
+            "run",
+            "game.txt",
+            "--watch",
+            "--seed",
+            "5",
+        ])
+        .current_dir(ws.path())
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let (tx, rx) = mpsc::channel();
+    let stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let next = |needle: &str| loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no `{needle}`"));
+        if line.contains(needle) {
+            return line;
+        }
+    };
+    let first = next("1d1000000: ");
+    let rules = ws.path().join(RULES);
+    let text = std::fs::read_to_string(&rules).expect("the rules");
+    std::fs::write(&rules, format!("{text}\n// an edit\n")).expect("an edit");
+    next("rules.rhai changed: running game.txt again");
+    let again = next("1d1000000: ");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(first, again, "the same seed gives the same roll");
+}
