@@ -382,6 +382,43 @@ fn draw(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
     Ok(Reply::Done)
 }
 
+/// A meta command's count argument (`:undo 3`), or `default`.
+fn count_arg(
+    origin: &str,
+    line: &str,
+    ws: &[Word],
+    default: usize,
+    message: &str,
+) -> Result<usize, Error> {
+    match ws.get(1) {
+        None => Ok(default),
+        Some(w) => w
+            .text
+            .parse()
+            .map_err(|_| line_error(origin, line, w.start, w.len, message.into(), "here", None)),
+    }
+}
+
+/// A meta command's required argument (`:save FILE`).
+fn required_arg<'a>(
+    origin: &str,
+    line: &str,
+    ws: &'a [Word],
+    usage: &str,
+) -> Result<&'a Word, Error> {
+    ws.get(1).ok_or_else(|| {
+        line_error(
+            origin,
+            line,
+            ws[0].start,
+            ws[0].len,
+            usage.into(),
+            "here",
+            None,
+        )
+    })
+}
+
 fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<Reply, Error> {
     let name = ws[0].text.as_str();
     match name {
@@ -389,20 +426,13 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
         ":seed" => Ok(Reply::Text(format!("seed {}", session.state().rng.seed()))),
         ":explain" => Ok(Reply::Text(explain(session))),
         ":undo" | ":redo" => {
-            let n = match ws.get(1) {
-                None => 1,
-                Some(w) => w.text.parse::<usize>().map_err(|_| {
-                    line_error(
-                        origin,
-                        line,
-                        w.start,
-                        w.len,
-                        format!("`{name}` takes a number of actions"),
-                        "here",
-                        None,
-                    )
-                })?,
-            };
+            let n = count_arg(
+                origin,
+                line,
+                ws,
+                1,
+                &format!("`{name}` takes a number of actions"),
+            )?;
             let (done, what) = if name == ":undo" {
                 (session.undo(n), "undone")
             } else {
@@ -420,17 +450,7 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
             }))
         }
         ":show" => {
-            let Some(w) = ws.get(1) else {
-                return Err(line_error(
-                    origin,
-                    line,
-                    ws[0].start,
-                    ws[0].len,
-                    "`:show` needs a unit: `:show viking_1`".into(),
-                    "here",
-                    None,
-                ));
-            };
+            let w = required_arg(origin, line, ws, "`:show` needs a unit: `:show viking_1`")?;
             let idx = session
                 .state()
                 .battlefield
@@ -439,20 +459,7 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
             Ok(Reply::Text(session.describe_unit(idx)))
         }
         ":log" => {
-            let n = match ws.get(1) {
-                None => 20,
-                Some(w) => w.text.parse::<usize>().map_err(|_| {
-                    line_error(
-                        origin,
-                        line,
-                        w.start,
-                        w.len,
-                        "`:log` takes a number of events".into(),
-                        "here",
-                        None,
-                    )
-                })?,
-            };
+            let n = count_arg(origin, line, ws, 20, "`:log` takes a number of events")?;
             let state = session.state();
             let from = state.log.len().saturating_sub(n);
             Ok(Reply::Text(
@@ -460,32 +467,12 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
             ))
         }
         ":save" => {
-            let Some(w) = ws.get(1) else {
-                return Err(line_error(
-                    origin,
-                    line,
-                    ws[0].start,
-                    ws[0].len,
-                    "`:save` needs a file: `:save game.json`".into(),
-                    "here",
-                    None,
-                ));
-            };
+            let w = required_arg(origin, line, ws, "`:save` needs a file: `:save game.json`")?;
             session.save(std::path::Path::new(&w.text))?;
             Ok(Reply::Text(format!("saved to {}", w.text)))
         }
         ":open" => {
-            let Some(w) = ws.get(1) else {
-                return Err(line_error(
-                    origin,
-                    line,
-                    ws[0].start,
-                    ws[0].len,
-                    "`:open` needs a file: `:open game.json`".into(),
-                    "here",
-                    None,
-                ));
-            };
+            let w = required_arg(origin, line, ws, "`:open` needs a file: `:open game.json`")?;
             Ok(Reply::Open(std::path::PathBuf::from(&w.text)))
         }
         ":reload" => Ok(Reply::Text(session.reload()?)),
@@ -504,17 +491,7 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
             )),
         },
         ":load" => {
-            let Some(w) = ws.get(1) else {
-                return Err(line_error(
-                    origin,
-                    line,
-                    ws[0].start,
-                    ws[0].len,
-                    "`:load` needs a scenario file".into(),
-                    "here",
-                    None,
-                ));
-            };
+            let w = required_arg(origin, line, ws, "`:load` needs a scenario file")?;
             let project = session.project().clone();
             let scenario =
                 crate::scenario::Scenario::load(&project, std::path::Path::new(&w.text))?;
