@@ -98,6 +98,34 @@ impl Project {
     }
 }
 
+/// The scripts and data files (`.rhai`, `.yaml`, `.yml`) at or under a path, in sorted
+/// order: what `check` checks, a journal fingerprints and the watcher watches.
+pub fn rule_files(path: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    walk(path, &mut out);
+    out
+}
+
+fn walk(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for e in entries {
+            walk(&e, out);
+        }
+    } else if matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml" | "rhai")
+    ) {
+        out.push(path.to_path_buf());
+    }
+}
+
 /// The folder a file is in; `.` for a bare file name (whose `parent()` is the empty path,
 /// which no file system call accepts).
 pub fn folder_of(path: &Path) -> PathBuf {

@@ -20,7 +20,7 @@ pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
         if !p.exists() {
             return Err(Error::Usage(format!("`{}` does not exist", p.display())));
         }
-        collect(p, &mut files);
+        files.extend(crate::project::rule_files(p));
     }
     files.sort();
     let mut problems = 0;
@@ -45,26 +45,6 @@ pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
         if problems == 1 { "" } else { "s" }
     );
     Ok(u8::from(problems > 0))
-}
-
-fn collect(path: &Path, out: &mut Vec<PathBuf>) {
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        entries.sort();
-        for e in entries {
-            collect(&e, out);
-        }
-    } else if matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("yaml" | "yml" | "rhai")
-    ) {
-        out.push(path.to_path_buf());
-    }
 }
 
 fn check_file(project: &Project, file: &Path) -> Result<String, Error> {

@@ -71,7 +71,7 @@ fn fingerprint(bytes: &[u8]) -> String {
 pub fn scripts_of(session: &Session) -> BTreeMap<String, String> {
     let mut files = Vec::new();
     for root in session.script_paths() {
-        collect(&root, &mut files);
+        files.extend(crate::project::rule_files(&root));
     }
     files.push(session.scenario().path.clone());
     files
@@ -83,26 +83,6 @@ pub fn scripts_of(session: &Session) -> BTreeMap<String, String> {
             ))
         })
         .collect()
-}
-
-fn collect(path: &Path, out: &mut Vec<PathBuf>) {
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        entries.sort();
-        for e in entries {
-            collect(&e, out);
-        }
-    } else if matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("rhai" | "yaml" | "yml")
-    ) {
-        out.push(path.to_path_buf());
-    }
 }
 
 impl Journal {

@@ -7,7 +7,7 @@
 //! (the debounce), so a save in several writes is one change.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
 /// How long a changed file must stay unchanged before it counts.
@@ -33,7 +33,11 @@ impl Watcher {
     fn scan(&self) -> BTreeMap<PathBuf, Option<(u64, SystemTime)>> {
         let mut files = BTreeMap::new();
         for root in &self.roots {
-            collect(root, &mut files);
+            for file in crate::project::rule_files(root) {
+                let meta = std::fs::metadata(&file).ok();
+                let seen = meta.and_then(|m| Some((m.len(), m.modified().ok()?)));
+                files.insert(file, seen);
+            }
         }
         files
     }
@@ -76,23 +80,6 @@ impl Watcher {
             }
             std::thread::sleep(SETTLE);
         }
-    }
-}
-
-fn collect(path: &Path, out: &mut BTreeMap<PathBuf, Option<(u64, SystemTime)>>) {
-    if path.is_dir() {
-        for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
-            collect(&entry.path(), out);
-        }
-    } else if matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("rhai" | "yaml" | "yml")
-    ) {
-        let meta = std::fs::metadata(path).ok();
-        out.insert(
-            path.to_path_buf(),
-            meta.and_then(|m| Some((m.len(), m.modified().ok()?))),
-        );
     }
 }
 
