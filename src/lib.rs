@@ -18,6 +18,7 @@ pub mod event;
 pub mod geometry;
 pub mod grid;
 pub mod map;
+pub mod odds;
 pub mod project;
 pub mod rng;
 pub mod ruleset;

@@ -13,6 +13,7 @@ mod battle;
 mod check;
 mod helper;
 mod journal;
+mod odds;
 mod play;
 mod roll;
 mod run;
@@ -112,10 +113,7 @@ enum Command {
         with: Vec<PathBuf>,
     },
     /// Exact odds of a dice expression or contest, e.g. `3d6`, `5d6>=5`, `3d6 vs 2d6`
-    Odds {
-        /// The expression
-        expr: String,
-    },
+    Odds(odds::OddsArgs),
     /// Roll a dice expression once, e.g. `3d6+1`, `4d6kh3`, `3d6!`, `5d6>=5`
     Roll {
         /// The expression
@@ -181,7 +179,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Some(Command::Check { paths }) => check::check(&common, &paths),
         Some(Command::Battle { scenario, explain }) => battle::battle(&common, scenario, explain),
         Some(Command::Sim { .. }) => not_yet("sim", "exact odds and Monte Carlo (issue 5)"),
-        Some(Command::Odds { .. }) => not_yet("odds", "exact odds and Monte Carlo (issue 5)"),
+        Some(Command::Odds(args)) => odds::odds(&common, &args),
         Some(Command::Render { .. }) => not_yet("render", "a later issue"),
     }
 }

@@ -1,0 +1,259 @@
+//! `sandtable odds EXPR`: the exact distribution of a dice expression, a contest or a card
+//! check, as fractions, percentages, the mean and a bar chart.
+
+use serde_json::json;
+
+use super::Common;
+use crate::dice::{DiceError, DiceExpr, Node};
+use crate::error::Error;
+use crate::odds::{self, CardCheck, Contest, Dist, FaceCards, Fraction, OddsError};
+
+/// How a contest compares the two rolls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum By {
+    /// The highest single die of each side (Playmobil); ties go to the attacker
+    #[default]
+    Highest,
+    /// The totals of each side; ties go to the attacker
+    Total,
+}
+
+/// How face cards count in a card check (`card<=N`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Faces {
+    /// Jack, Queen and King always pass (Soldiers in Time's activation checks)
+    #[default]
+    Pass,
+    /// Jack, Queen and King always fail
+    Fail,
+    /// Jack, Queen and King count as 11, 12 and 13
+    Rank,
+}
+
+/// The options of `sandtable odds`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct OddsArgs {
+    /// A dice expression (`3d6`, `4d6kh3`, `3d6!3`, `5d6>=5`), a contest (`3d6 vs 2d6`) or a
+    /// card check (`card<=6`, `3cards<=6`)
+    #[arg(required = true, num_args = 1.., value_name = "EXPR")]
+    pub expr: Vec<String>,
+    /// How a contest compares the rolls
+    #[arg(long, value_enum, default_value_t)]
+    pub by: By,
+    /// How face cards count in a card check
+    #[arg(long, value_enum, default_value_t)]
+    pub faces: Faces,
+    /// Jokers in the deck for a card check (they always fail)
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=2))]
+    pub jokers: u32,
+}
+
+/// Prints the exact odds of an expression.
+pub fn odds(common: &Common, args: &OddsArgs) -> Result<u8, Error> {
+    let joined = args.expr.join(" ");
+    let expr = joined.trim();
+    if let Some(check) = parse_card_check(expr, args)? {
+        let dist = odds::card_check(&check).map_err(|e| odds_error(expr, e))?;
+        let what = if check.draws == 1 {
+            "cards passing (1 drawn)".to_string()
+        } else {
+            format!("cards passing ({} drawn without replacement)", check.draws)
+        };
+        print_dist(common, expr, &what, &dist);
+        return Ok(0);
+    }
+    if let Some((a, b)) = split_contest(expr) {
+        let (left, right) = (&expr[..a.end], &expr[b.start..]);
+        let pa = parse_side(expr, left, 0)?;
+        let pb = parse_side(expr, right, b.start)?;
+        let (da, db) = match args.by {
+            By::Highest => (highest(expr, &pa)?, highest(expr, &pb)?),
+            By::Total => (
+                odds::distribution(pa.node()).map_err(|e| odds_error(expr, e))?,
+                odds::distribution(pb.node()).map_err(|e| odds_error(expr, e))?,
+            ),
+        };
+        let contest = odds::compare(&da, &db).map_err(|e| odds_error(expr, e))?;
+        print_contest(common, expr, args.by, &contest);
+        return Ok(0);
+    }
+    let parsed = DiceExpr::parse(expr).map_err(|e| super::roll::dice_error(expr, &e))?;
+    let dist = odds::distribution(parsed.node()).map_err(|e| odds_error(expr, e))?;
+    let what = match parsed.node() {
+        Node::Dice(spec) if spec.target.is_some() => "successes",
+        _ => "total",
+    };
+    print_dist(common, expr, what, &dist);
+    Ok(0)
+}
+
+/// Where ` vs ` splits a contest: the byte ranges of the text before and after it.
+fn split_contest(expr: &str) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+    let lower = expr.to_ascii_lowercase();
+    let at = lower.find(" vs ")?;
+    Some((0..at, at + 4..expr.len()))
+}
+
+fn parse_side(whole: &str, side: &str, byte_start: usize) -> Result<DiceExpr, Error> {
+    DiceExpr::parse(side).map_err(|e| {
+        let shift = whole[..byte_start].chars().count();
+        let moved = DiceError {
+            offset: e.offset + shift,
+            ..e
+        };
+        super::roll::dice_error(whole, &moved)
+    })
+}
+
+fn highest(whole: &str, side: &DiceExpr) -> Result<Dist, Error> {
+    match side.node() {
+        Node::Dice(spec) => odds::highest_die(spec).map_err(|e| odds_error(whole, e)),
+        _ => Err(Error::other(
+            format!(
+                "`{whole}`: a contest by highest die takes one dice group a side, such as `3d6`"
+            ),
+            Some("add `--by total` to compare whole expressions by their totals".into()),
+        )),
+    }
+}
+
+/// `card<=N` or `Kcards<=N`; `None` when the expression is not a card check.
+fn parse_card_check(expr: &str, args: &OddsArgs) -> Result<Option<CardCheck>, Error> {
+    let lower = expr.to_ascii_lowercase().replace(' ', "");
+    let digits = lower.chars().take_while(char::is_ascii_digit).count();
+    let rest = &lower[digits..];
+    let Some(rest) = rest
+        .strip_prefix("cards")
+        .or_else(|| rest.strip_prefix("card"))
+    else {
+        return Ok(None);
+    };
+    let bad = || {
+        Error::other(
+            format!("`{expr}` is not a card check"),
+            Some("write `card<=N` for one card, or `3cards<=N` for three drawn without replacement (Ace is 1)".into()),
+        )
+    };
+    let draws = if digits == 0 {
+        1
+    } else {
+        lower[..digits].parse::<u32>().map_err(|_| bad())?
+    };
+    let at_most = rest
+        .strip_prefix("<=")
+        .and_then(|n| n.parse::<u32>().ok())
+        .ok_or_else(bad)?;
+    Ok(Some(CardCheck {
+        at_most,
+        draws,
+        jokers: args.jokers,
+        faces: match args.faces {
+            Faces::Pass => FaceCards::Pass,
+            Faces::Fail => FaceCards::Fail,
+            Faces::Rank => FaceCards::Rank,
+        },
+    }))
+}
+
+fn odds_error(expr: &str, e: OddsError) -> Error {
+    let help = match e {
+        OddsError::Overflow => Some(
+            "fewer dice, or a stated explosion depth such as `3d6!3`, keep the count exact"
+                .to_string(),
+        ),
+        OddsError::TooManyValues => Some("split the expression into smaller parts".to_string()),
+        OddsError::Unsupported(_) => None,
+    };
+    Error::other(format!("no exact odds for `{expr}`: {e}"), help)
+}
+
+fn percent(f: Fraction) -> String {
+    format!("{:.2}%", f.value() * 100.0)
+}
+
+fn print_dist(common: &Common, expr: &str, what: &str, dist: &Dist) {
+    let den = dist.denominator();
+    if common.json {
+        let outcomes: Vec<_> = dist
+            .iter()
+            .map(|(v, c)| {
+                let f = Fraction::new(c, den);
+                json!({ "value": v, "fraction": f.to_string(), "probability": f.value() })
+            })
+            .collect();
+        outln!(
+            "{}",
+            json!({ "expr": expr, "of": what, "mean": dist.mean(), "outcomes": outcomes })
+        );
+        return;
+    }
+    let (lo, hi) = dist.range();
+    outln!("{expr}: {what}, mean {:.4}, from {lo} to {hi}", dist.mean());
+    let rows: Vec<(i64, Fraction)> = dist
+        .iter()
+        .map(|(v, c)| (v, Fraction::new(c, den)))
+        .collect();
+    let peak = rows.iter().map(|(_, f)| f.value()).fold(0.0, f64::max);
+    let vw = rows
+        .iter()
+        .map(|(v, _)| v.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let fw = rows
+        .iter()
+        .map(|(_, f)| f.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let mut at_least = 1.0f64;
+    let ew = fw + 9; // the fraction, two spaces and the percentage
+    outln!("  {:>vw$}  {:>ew$}  {:>7}", "", "exactly", "at least");
+    for (v, f) in rows {
+        let bar = "█".repeat(((f.value() / peak) * 40.0).round() as usize);
+        outln!(
+            "  {v:>vw$}  {:>fw$}  {:>7}  {:>7}  {bar}",
+            f.to_string(),
+            percent(f),
+            format!("{:.2}%", at_least.max(0.0) * 100.0)
+        );
+        at_least -= f.value();
+    }
+}
+
+fn print_contest(common: &Common, expr: &str, by: By, c: &Contest) {
+    let how = match by {
+        By::Highest => "highest die",
+        By::Total => "total",
+    };
+    let wins = c.attacker_wins();
+    if common.json {
+        let f = |x: Fraction| json!({ "fraction": x.to_string(), "probability": x.value() });
+        outln!(
+            "{}",
+            json!({
+                "expr": expr, "by": how,
+                "attacker_wins": f(wins), "defender_wins": f(c.defender_higher),
+                "attacker_higher": f(c.attacker_higher), "tie": f(c.tie),
+            })
+        );
+        return;
+    }
+    outln!("{expr}: by {how}, ties to the attacker");
+    let rows = [
+        ("attacker wins", wins),
+        ("  of which ties", c.tie),
+        ("defender wins", c.defender_higher),
+    ];
+    let fw = rows
+        .iter()
+        .map(|(_, f)| f.to_string().len())
+        .max()
+        .unwrap_or(1);
+    for (label, f) in rows {
+        let bar = "█".repeat((f.value() * 40.0).round() as usize);
+        outln!(
+            "  {label:<15} {:>fw$}  {:>7}  {bar}",
+            f.to_string(),
+            percent(f)
+        );
+    }
+}

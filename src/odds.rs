@@ -1,0 +1,651 @@
+//! Exact odds: the probability distribution of a dice expression, a contest or a card draw,
+//! computed by counting rather than by listing outcomes.
+//!
+//! A distribution is a map from value to the number of equally likely outcomes giving it, over
+//! a common denominator, all in `u128` with checked arithmetic: the answer is an exact fraction
+//! or a clear error, never a rounded guess. Every algorithm is polynomial in the number of
+//! dice and sides:
+//!
+//! - a plain group (`20d6`, `5d6>=5`) convolves one die's distribution with itself;
+//! - keep highest/lowest (`30d10kh3`) walks the faces from best to worst, tracking how many
+//!   dice have been placed and the sum of those kept, with binomial coefficients for how many
+//!   dice show each face;
+//! - exploding dice (`3d6!3`) treat each die and its bonus dice as one chain whose
+//!   distribution is written down directly, to the stated depth;
+//! - a contest by highest die (`3d6 vs 2d6`) uses `P(max <= m) = (m/s)^n`.
+//!
+//! Primitives only: nothing here knows of Rhai.
+
+use std::collections::BTreeMap;
+
+use crate::dice::{DiceGroupSpec, Keep, Node};
+
+/// The most distinct values a distribution may hold.
+pub const MAX_VALUES: usize = 1_000_000;
+
+/// Why odds could not be worked out exactly.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OddsError {
+    /// The number of outcomes does not fit in 128 bits.
+    #[error("too many outcomes to count exactly (more than 2^128)")]
+    Overflow,
+    /// The distribution has too many distinct values.
+    #[error("the result takes more than {MAX_VALUES} distinct values")]
+    TooManyValues,
+    /// The expression uses something the exact method does not cover.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// An exact probability distribution over whole numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dist {
+    counts: BTreeMap<i64, u128>,
+    denom: u128,
+}
+
+impl Dist {
+    /// The distribution that is always `v`.
+    pub fn point(v: i64) -> Dist {
+        Dist {
+            counts: BTreeMap::from([(v, 1)]),
+            denom: 1,
+        }
+    }
+
+    /// A distribution from `(value, count)` pairs; the denominator is the sum of the counts.
+    pub fn from_counts(pairs: impl IntoIterator<Item = (i64, u128)>) -> Result<Dist, OddsError> {
+        let mut counts = BTreeMap::new();
+        let mut denom: u128 = 0;
+        for (v, c) in pairs {
+            if c == 0 {
+                continue;
+            }
+            let slot = counts.entry(v).or_insert(0u128);
+            *slot = slot.checked_add(c).ok_or(OddsError::Overflow)?;
+            denom = denom.checked_add(c).ok_or(OddsError::Overflow)?;
+        }
+        let mut d = Dist { counts, denom };
+        d.reduce();
+        Ok(d)
+    }
+
+    /// The denominator of every probability.
+    pub fn denominator(&self) -> u128 {
+        self.denom
+    }
+
+    /// Each value with its count of outcomes, lowest value first.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, u128)> + '_ {
+        self.counts.iter().map(|(&v, &c)| (v, c))
+    }
+
+    /// The probability of exactly `v`, as a reduced fraction.
+    pub fn prob(&self, v: i64) -> Fraction {
+        Fraction::new(self.counts.get(&v).copied().unwrap_or(0), self.denom)
+    }
+
+    /// The probability that the value satisfies `pred`, as a reduced fraction.
+    pub fn prob_where(&self, pred: impl Fn(i64) -> bool) -> Fraction {
+        let n = self
+            .counts
+            .iter()
+            .filter(|&(&v, _)| pred(v))
+            .map(|(_, &c)| c)
+            .sum();
+        Fraction::new(n, self.denom)
+    }
+
+    /// The mean value.
+    pub fn mean(&self) -> f64 {
+        let d = self.denom as f64;
+        self.counts
+            .iter()
+            .map(|(&v, &c)| v as f64 * (c as f64 / d))
+            .sum()
+    }
+
+    /// The lowest and highest values.
+    pub fn range(&self) -> (i64, i64) {
+        let lo = self.counts.keys().next().copied().unwrap_or(0);
+        let hi = self.counts.keys().next_back().copied().unwrap_or(0);
+        (lo, hi)
+    }
+
+    /// The distribution of `op(a, b)` for independent `a` from `self` and `b` from `other`.
+    pub fn combine(&self, other: &Dist, op: impl Fn(i64, i64) -> i64) -> Result<Dist, OddsError> {
+        let mut counts: BTreeMap<i64, u128> = BTreeMap::new();
+        for (&a, &ca) in &self.counts {
+            for (&b, &cb) in &other.counts {
+                let c = ca.checked_mul(cb).ok_or(OddsError::Overflow)?;
+                let slot = counts.entry(op(a, b)).or_insert(0);
+                *slot = slot.checked_add(c).ok_or(OddsError::Overflow)?;
+            }
+            if counts.len() > MAX_VALUES {
+                return Err(OddsError::TooManyValues);
+            }
+        }
+        let denom = self
+            .denom
+            .checked_mul(other.denom)
+            .ok_or(OddsError::Overflow)?;
+        let mut d = Dist { counts, denom };
+        d.reduce();
+        Ok(d)
+    }
+
+    /// The distribution of `f(a)`.
+    pub fn map(&self, f: impl Fn(i64) -> i64) -> Dist {
+        let mut counts: BTreeMap<i64, u128> = BTreeMap::new();
+        for (&v, &c) in &self.counts {
+            *counts.entry(f(v)).or_insert(0) += c;
+        }
+        Dist {
+            counts,
+            denom: self.denom,
+        }
+    }
+
+    /// The sum of `n` independent copies, by repeated squaring.
+    fn sum_of(&self, n: u32) -> Result<Dist, OddsError> {
+        let mut result = Dist::point(0);
+        let mut base = self.clone();
+        let mut n = n;
+        while n > 0 {
+            if n & 1 == 1 {
+                result = result.combine(&base, |a, b| a + b)?;
+            }
+            n >>= 1;
+            if n > 0 {
+                base = base.combine(&base, |a, b| a + b)?;
+            }
+        }
+        Ok(result)
+    }
+
+    /// Divides counts and denominator by their greatest common divisor.
+    fn reduce(&mut self) {
+        let g = self.counts.values().fold(self.denom, |g, &c| gcd(g, c));
+        if g > 1 {
+            for c in self.counts.values_mut() {
+                *c /= g;
+            }
+            self.denom /= g;
+        }
+    }
+}
+
+/// An exact probability `num/den`, reduced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fraction {
+    /// The numerator.
+    pub num: u128,
+    /// The denominator.
+    pub den: u128,
+}
+
+impl Fraction {
+    /// `num/den` in lowest terms.
+    pub fn new(num: u128, den: u128) -> Fraction {
+        let g = gcd(num, den).max(1);
+        Fraction {
+            num: num / g,
+            den: den / g,
+        }
+    }
+
+    /// The probability as a float.
+    pub fn value(&self) -> f64 {
+        if self.den == 0 {
+            0.0
+        } else {
+            self.num as f64 / self.den as f64
+        }
+    }
+}
+
+impl std::fmt::Display for Fraction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The exact distribution of a parsed dice expression.
+pub fn distribution(node: &Node) -> Result<Dist, OddsError> {
+    match node {
+        Node::Number(n) => Ok(Dist::point(*n)),
+        Node::Dice(spec) => group(spec),
+        Node::Neg(a) => Ok(distribution(a)?.map(|v| -v)),
+        Node::Add(a, b) => distribution(a)?.combine(&distribution(b)?, |x, y| x + y),
+        Node::Sub(a, b) => distribution(a)?.combine(&distribution(b)?, |x, y| x - y),
+        Node::Mul(a, b) => distribution(a)?.combine(&distribution(b)?, |x, y| x * y),
+    }
+}
+
+/// What one die scores: its face, or 1/0 for a success when the group counts successes.
+fn score(spec: &DiceGroupSpec, face: u32) -> i64 {
+    match &spec.target {
+        Some(t) => i64::from(t.hits(i64::from(face))),
+        None => i64::from(face),
+    }
+}
+
+/// One dice group: sum of faces, or count of successes, after explosions and keeping.
+fn group(spec: &DiceGroupSpec) -> Result<Dist, OddsError> {
+    match (spec.explode, spec.keep) {
+        (Some(cap), None) if cap > 0 => exploding_chain(spec, cap)?.sum_of(spec.count),
+        (Some(cap), Some(_)) if cap > 0 => Err(OddsError::Unsupported(
+            "exact odds cannot keep dice from an exploding group (bonus dice change how many \
+             there are); drop the keep or the explosion"
+                .into(),
+        )),
+        (_, Some(keep)) if keep.count() < spec.count => kept(spec, keep),
+        _ => one_die(spec)?.sum_of(spec.count),
+    }
+}
+
+fn one_die(spec: &DiceGroupSpec) -> Result<Dist, OddsError> {
+    Dist::from_counts((1..=spec.sides).map(|f| (score(spec, f), 1)))
+}
+
+/// One die and the bonus dice it explodes into, at most `cap` of them.
+///
+/// Over the common denominator `s^(cap+1)`: `k < cap` explosions then a face `f < s` has
+/// weight `s^(cap-k)`; `cap` explosions then any face has weight 1.
+fn exploding_chain(spec: &DiceGroupSpec, cap: u32) -> Result<Dist, OddsError> {
+    let s = spec.sides;
+    let s128 = u128::from(s);
+    let top = score(spec, s);
+    let mut pairs = Vec::new();
+    for k in 0..=cap {
+        let carried = i64::from(k) * top;
+        if k < cap {
+            let weight = s128.checked_pow(cap - k).ok_or(OddsError::Overflow)?;
+            for f in 1..s {
+                pairs.push((carried + score(spec, f), weight));
+            }
+        } else {
+            for f in 1..=s {
+                pairs.push((carried + score(spec, f), 1));
+            }
+        }
+    }
+    Dist::from_counts(pairs)
+}
+
+/// Keep the highest or lowest `k` of `n` dice, summing (or counting successes of) those kept.
+///
+/// Walks the faces from the best to the worst for the kind of keep. State: how many dice have
+/// been placed so far (while fewer than `k`) and the kept score. Placing `j` dice on a face
+/// multiplies by `C(remaining, j)`; once `k` dice are placed, the rest may show any worse face.
+fn kept(spec: &DiceGroupSpec, keep: Keep) -> Result<Dist, OddsError> {
+    let n = spec.count as usize;
+    let k = keep.count() as usize;
+    let s = spec.sides;
+    let faces: Vec<u32> = match keep {
+        Keep::Highest(_) => (1..=s).rev().collect(),
+        Keep::Lowest(_) => (1..=s).collect(),
+    };
+    let binom = binomials(n)?;
+    // states[placed] = kept score -> count, for placed < k
+    let mut states: Vec<BTreeMap<i64, u128>> = vec![BTreeMap::new(); k];
+    states[0].insert(0, 1);
+    let mut done: BTreeMap<i64, u128> = BTreeMap::new();
+    for (i, &face) in faces.iter().enumerate() {
+        let worse = (faces.len() - i - 1) as u128; // faces left after this one
+        let sc = score(spec, face);
+        let mut next: Vec<BTreeMap<i64, u128>> = vec![BTreeMap::new(); k];
+        for (placed, row) in states.iter().enumerate() {
+            let remaining = n - placed;
+            for (&sum, &count) in row {
+                for (j, &choose) in binom[remaining].iter().enumerate() {
+                    let ways = count.checked_mul(choose).ok_or(OddsError::Overflow)?;
+                    let now = placed + j;
+                    let taken = j.min(k - placed) as i64;
+                    let new_sum = sum + taken * sc;
+                    if now >= k {
+                        // The rest (n - now dice) show any of the worse faces.
+                        let rest = worse
+                            .checked_pow((n - now) as u32)
+                            .ok_or(OddsError::Overflow)?;
+                        let c = ways.checked_mul(rest).ok_or(OddsError::Overflow)?;
+                        if c > 0 {
+                            let slot = done.entry(new_sum).or_insert(0);
+                            *slot = slot.checked_add(c).ok_or(OddsError::Overflow)?;
+                        }
+                    } else if ways > 0 {
+                        let slot = next[now].entry(new_sum).or_insert(0);
+                        *slot = slot.checked_add(ways).ok_or(OddsError::Overflow)?;
+                    }
+                }
+            }
+        }
+        states = next;
+    }
+    Dist::from_counts(done)
+}
+
+/// Pascal's triangle up to `n`, checked.
+fn binomials(n: usize) -> Result<Vec<Vec<u128>>, OddsError> {
+    let mut rows: Vec<Vec<u128>> = Vec::with_capacity(n + 1);
+    for i in 0..=n {
+        let mut row = vec![1u128; i + 1];
+        for j in 1..i {
+            row[j] = rows[i - 1][j - 1]
+                .checked_add(rows[i - 1][j])
+                .ok_or(OddsError::Overflow)?;
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The outcome of a contest: the attacker wins ties unless said otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Contest {
+    /// The attacker's score is higher.
+    pub attacker_higher: Fraction,
+    /// Both scores are equal.
+    pub tie: Fraction,
+    /// The defender's score is higher.
+    pub defender_higher: Fraction,
+}
+
+impl Contest {
+    /// The attacker's chance when ties go to the attacker.
+    pub fn attacker_wins(&self) -> Fraction {
+        add(self.attacker_higher, self.tie)
+    }
+}
+
+fn add(a: Fraction, b: Fraction) -> Fraction {
+    // Both come from the same denominator in this module; fall back to cross-multiplying.
+    if a.den == b.den {
+        Fraction::new(a.num + b.num, a.den)
+    } else {
+        let den = a.den / gcd(a.den, b.den) * b.den;
+        Fraction::new(a.num * (den / a.den) + b.num * (den / b.den), den)
+    }
+}
+
+/// Compares two independent distributions.
+pub fn compare(a: &Dist, b: &Dist) -> Result<Contest, OddsError> {
+    let (mut higher, mut tie, mut lower) = (0u128, 0u128, 0u128);
+    // Cumulative counts of b below each value, in one sorted sweep.
+    let b_vals: Vec<(i64, u128)> = b.iter().collect();
+    let mut below: u128 = 0;
+    let mut idx = 0;
+    for (v, ca) in a.iter() {
+        while idx < b_vals.len() && b_vals[idx].0 < v {
+            below += b_vals[idx].1;
+            idx += 1;
+        }
+        let equal = b_vals
+            .get(idx)
+            .filter(|(bv, _)| *bv == v)
+            .map_or(0, |&(_, c)| c);
+        let above = b.denom - below - equal;
+        let m = |x: u128| ca.checked_mul(x).ok_or(OddsError::Overflow);
+        higher = higher.checked_add(m(below)?).ok_or(OddsError::Overflow)?;
+        tie = tie.checked_add(m(equal)?).ok_or(OddsError::Overflow)?;
+        lower = lower.checked_add(m(above)?).ok_or(OddsError::Overflow)?;
+    }
+    let den = a.denom.checked_mul(b.denom).ok_or(OddsError::Overflow)?;
+    Ok(Contest {
+        attacker_higher: Fraction::new(higher, den),
+        tie: Fraction::new(tie, den),
+        defender_higher: Fraction::new(lower, den),
+    })
+}
+
+/// The distribution of the highest single die of a plain group (`3d6`), the Playmobil way of
+/// comparing rolls: `P(max <= m) = m^n / s^n`.
+pub fn highest_die(spec: &DiceGroupSpec) -> Result<Dist, OddsError> {
+    if spec.explode.is_some_and(|c| c > 0) || spec.target.is_some() {
+        return Err(OddsError::Unsupported(
+            "a contest by highest die takes plain dice groups such as `3d6` \
+             (no exploding or success counting); use `--by total` to compare totals"
+                .into(),
+        ));
+    }
+    // Keeping never changes the highest die unless it keeps the lowest.
+    let n = match spec.keep {
+        Some(Keep::Lowest(_)) => {
+            return Err(OddsError::Unsupported(
+                "a contest by highest die cannot use keep-lowest; use `--by total`".into(),
+            ));
+        }
+        _ => spec.count,
+    };
+    let mut pairs = Vec::with_capacity(spec.sides as usize);
+    let mut prev: u128 = 0;
+    for m in 1..=spec.sides {
+        let at_most = u128::from(m).checked_pow(n).ok_or(OddsError::Overflow)?;
+        pairs.push((i64::from(m), at_most - prev));
+        prev = at_most;
+    }
+    Dist::from_counts(pairs)
+}
+
+/// How cards are scored against a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FaceCards {
+    /// Jack, Queen and King always pass (Soldiers in Time's activation checks).
+    #[default]
+    Pass,
+    /// Jack, Queen and King always fail.
+    Fail,
+    /// Jack, Queen and King count as 11, 12 and 13.
+    Rank,
+}
+
+/// A deck to draw from for a card check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardCheck {
+    /// Pass on a card at or under this number (Ace is 1).
+    pub at_most: u32,
+    /// How many cards are drawn, without replacement.
+    pub draws: u32,
+    /// How many jokers the deck holds (jokers fail).
+    pub jokers: u32,
+    /// How face cards count.
+    pub faces: FaceCards,
+}
+
+/// The distribution of how many of the drawn cards pass, drawing without replacement from a
+/// standard 52-card deck (plus jokers): hypergeometric, `C(pass, x) C(fail, n - x) / C(N, n)`.
+pub fn card_check(check: &CardCheck) -> Result<Dist, OddsError> {
+    let passing_per_suit = (1..=13u32)
+        .filter(|&rank| match (rank > 10, check.faces) {
+            (true, FaceCards::Pass) => true,
+            (true, FaceCards::Fail) => false,
+            _ => rank <= check.at_most,
+        })
+        .count() as u32;
+    let total = 52 + check.jokers;
+    if check.draws == 0 || check.draws > total {
+        return Err(OddsError::Unsupported(format!(
+            "draw between 1 and {total} cards from this deck"
+        )));
+    }
+    let pass = passing_per_suit * 4;
+    let fail = total - pass;
+    let binom = binomials(total as usize)?;
+    let n = check.draws as usize;
+    let pairs = (0..=n).filter_map(|x| {
+        if x > pass as usize || n - x > fail as usize {
+            return None;
+        }
+        Some((
+            x as i64,
+            binom[pass as usize][x] * binom[fail as usize][n - x],
+        ))
+    });
+    Dist::from_counts(pairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::DiceExpr;
+
+    fn dist(src: &str) -> Dist {
+        distribution(DiceExpr::parse(src).unwrap().node()).unwrap()
+    }
+
+    fn spec(src: &str) -> DiceGroupSpec {
+        match DiceExpr::parse(src).unwrap().node() {
+            Node::Dice(s) => s.clone(),
+            other => panic!("not a group: {other:?}"),
+        }
+    }
+
+    /// Every outcome listed one by one (an odometer over the faces each roll asks for), to
+    /// check the counting methods against.
+    fn brute(src: &str) -> Dist {
+        let expr = DiceExpr::parse(src).unwrap();
+        let mut pairs = Vec::new();
+        // path[i] = (face chosen, sides) for the i-th die asked for.
+        let mut path: Vec<(u32, u32)> = Vec::new();
+        loop {
+            let mut i = 0;
+            let mut face = |sides: u32| {
+                if i == path.len() {
+                    path.push((1, sides));
+                }
+                i += 1;
+                path[i - 1].0
+            };
+            pairs.push((expr.roll_with(&mut face).unwrap().total, 1));
+            while let Some(&(f, s)) = path.last() {
+                if f < s {
+                    path.last_mut().unwrap().0 += 1;
+                    break;
+                }
+                path.pop();
+            }
+            if path.is_empty() {
+                break;
+            }
+        }
+        Dist::from_counts(pairs).unwrap()
+    }
+
+    #[test]
+    fn two_d6_is_the_triangle() {
+        let d = dist("2d6");
+        assert_eq!(d.prob(7), Fraction::new(1, 6));
+        assert_eq!(d.prob(2), Fraction::new(1, 36));
+        assert!((d.mean() - 7.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn success_pool_5d6_at_least_5_gives_exactly_two_80_in_243() {
+        assert_eq!(dist("5d6>=5").prob(2), Fraction::new(80, 243));
+    }
+
+    #[test]
+    fn keep_highest_matches_listing_every_outcome() {
+        for src in ["4d6kh3", "3d6kl1", "5d4kh2", "4d6kh3>=5", "3d8kl2"] {
+            assert_eq!(dist(src), brute(src), "{src}");
+        }
+    }
+
+    #[test]
+    fn arithmetic_matches_listing_every_outcome() {
+        for src in ["2d6-1d4", "2d4*1d3", "-(1d6)+3", "3d6>=4"] {
+            assert_eq!(dist(src), brute(src), "{src}");
+        }
+    }
+
+    #[test]
+    fn exploding_to_a_stated_depth_is_exact() {
+        // 1d6!1: 1-5 at 1/6 each, then 6+1..6+6 at 1/36 each.
+        let d = dist("1d6!1");
+        assert_eq!(d.prob(3), Fraction::new(1, 6));
+        assert_eq!(d.prob(6), Fraction::new(0, 1));
+        assert_eq!(d.prob(12), Fraction::new(1, 36));
+        assert!((d.mean() - (3.5 + 3.5 / 6.0)).abs() < 1e-12);
+        // Successes: a 6 is a success and explodes into another die.
+        let s = dist("1d6!1>=6");
+        assert_eq!(s.prob(2), Fraction::new(1, 36));
+        assert_eq!(s.prob(1), Fraction::new(5, 36));
+    }
+
+    #[test]
+    fn contest_1d6_vs_1d6_is_7_in_12_to_the_attacker() {
+        let c = compare(
+            &highest_die(&spec("1d6")).unwrap(),
+            &highest_die(&spec("1d6")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(c.attacker_wins(), Fraction::new(7, 12));
+        assert_eq!(c.defender_higher, Fraction::new(5, 12));
+    }
+
+    #[test]
+    fn contest_3d6_vs_2d6_is_5593_in_7776() {
+        let c = compare(
+            &highest_die(&spec("3d6")).unwrap(),
+            &highest_die(&spec("2d6")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(c.attacker_wins(), Fraction::new(5593, 7776));
+    }
+
+    #[test]
+    fn big_pools_count_without_listing() {
+        let a = highest_die(&spec("20d6")).unwrap();
+        let c = compare(&a, &a).unwrap();
+        let total = add(c.attacker_wins(), c.defender_higher);
+        assert_eq!(total, Fraction::new(1, 1));
+        let k = dist("30d10kh3");
+        assert_eq!(k.range(), (3, 30));
+        assert_eq!(k.prob(3), Fraction::new(1, 10u128.pow(30)));
+    }
+
+    #[test]
+    fn card_of_6_or_less_with_faces_passing_is_9_in_13() {
+        let check = CardCheck {
+            at_most: 6,
+            draws: 1,
+            jokers: 0,
+            faces: FaceCards::Pass,
+        };
+        assert_eq!(card_check(&check).unwrap().prob(1), Fraction::new(9, 13));
+        let fail = CardCheck {
+            faces: FaceCards::Fail,
+            ..check
+        };
+        assert_eq!(card_check(&fail).unwrap().prob(1), Fraction::new(6, 13));
+    }
+
+    #[test]
+    fn cards_are_drawn_without_replacement() {
+        // Two cards, both red-suited aces-to-sixes... simpler: both pass with faces failing:
+        // 24 passing cards of 52, P(both) = 24*23 / (52*51).
+        let check = CardCheck {
+            at_most: 6,
+            draws: 2,
+            jokers: 0,
+            faces: FaceCards::Fail,
+        };
+        assert_eq!(
+            card_check(&check).unwrap().prob(2),
+            Fraction::new(24 * 23, 52 * 51)
+        );
+    }
+
+    #[test]
+    fn overflow_is_an_error_not_a_wrong_answer() {
+        let e = distribution(DiceExpr::parse("60d6").unwrap().node()).unwrap_err();
+        assert_eq!(e, OddsError::Overflow);
+    }
+}
