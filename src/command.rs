@@ -58,6 +58,10 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         ":dice",
         "`:dice manual`: you roll real dice and type them in when the rules ask; `:dice auto` again",
     ),
+    (
+        ":odds",
+        "the exact chance of each result of an action, e.g. `:odds melee viking_1 legionary_1`; the game is unchanged",
+    ),
     (":quit", "leave (Ctrl-D does too)"),
 ];
 
@@ -498,6 +502,21 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
             let seed = scenario.seed.unwrap_or_else(|| session.state().rng.seed());
             *session = Session::new(&project, scenario, seed)?;
             Ok(Reply::Done)
+        }
+        ":odds" => {
+            let w = required_arg(
+                origin,
+                line,
+                ws,
+                "`:odds` needs an action, e.g. `:odds melee viking_1 legionary_1`",
+            )?;
+            let action: String = line.chars().skip(w.start).collect();
+            let budget = crate::action_odds::OddsBudget {
+                seed: session.state().rng.seed(),
+                ..Default::default()
+            };
+            let odds = crate::action_odds::action_odds(session, &action, budget)?;
+            Ok(Reply::Text(odds.render(action.trim())))
         }
         ":units" => Ok(Reply::Text(units(
             session,

@@ -8,6 +8,7 @@
 //! 4. front ends: [`command`] (lines typed at the prompt) and [`cli`].
 
 pub mod ability;
+pub mod action_odds;
 pub mod battlefield;
 pub mod cards;
 pub mod cli;

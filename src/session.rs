@@ -322,12 +322,18 @@ impl Session {
     /// (given a prompt, it gives the line typed, or none at the end of input); `None` goes
     /// back to the generator.
     pub fn set_manual_dice(&mut self, ask: Option<api::DiceAsker>) {
-        *self.manual.borrow_mut() = ask;
+        *self.manual.borrow_mut() = ask.map(api::DiceSource::Ask);
+    }
+
+    /// Faces for every die the rules roll come from `feed` (given the sides, it gives the
+    /// face) instead of the generator; `None` goes back to the generator.
+    pub fn set_face_feed(&mut self, feed: Option<api::FaceFeed>) {
+        *self.manual.borrow_mut() = feed.map(api::DiceSource::Faces);
     }
 
     /// Whether dice are typed in by the players.
     pub fn manual_dice(&self) -> bool {
-        self.manual.borrow().is_some()
+        matches!(*self.manual.borrow(), Some(api::DiceSource::Ask(_)))
     }
 
     /// Whether an ability of this name is loaded in the game.
@@ -646,6 +652,29 @@ impl Session {
         save.restore_into(&mut session.state.borrow_mut())?;
         session.emitted = session.state.borrow().log.len();
         Ok(session)
+    }
+
+    /// Runs `f` and then puts everything back as it was: the game, the undo history, the
+    /// events already shown and where dice come from. Exact odds play an action this way
+    /// over every outcome.
+    pub fn hypothetically<R>(&mut self, f: impl FnOnce(&mut Session) -> R) -> R {
+        let state = self.snapshot();
+        let past = self.past.len();
+        let future = std::mem::take(&mut self.future);
+        let emitted = self.emitted;
+        let dice = self.manual.borrow_mut().take();
+        let result = f(self);
+        self.restore(state);
+        self.past.truncate(past);
+        self.future = future;
+        self.emitted = emitted;
+        *self.manual.borrow_mut() = dice;
+        result
+    }
+
+    /// Replaces the generator (a Monte Carlo run plays on its own stream).
+    pub fn set_rng(&mut self, rng: crate::rng::GameRng) {
+        self.state.borrow_mut().rng = rng;
     }
 
     /// A copy of the game's state (for undo, saves and benchmarks).

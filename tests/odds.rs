@@ -95,3 +95,84 @@ fn bad_expressions_are_diagnostics_not_panics() {
         .expect_code(1)
         .stderr_has(&["not a card check"]);
 }
+
+// Playmobil: a Viking warrior (1 die) attacks a legionary (2 dice); highest die wins, ties to
+// the attacker, so the Viking wins with probability sum(a^2)/216 = 91/216.
+#[test]
+fn melee_action_odds_match_the_hand_worked_91_in_216() {
+    let out = sandtable(
+        &[
+            "--json",
+            "odds",
+            "--action",
+            "melee viking_1 legionary_1",
+            "--scenario",
+            &common::project_file("scenarios/romans_vs_vikings.yaml"),
+        ],
+        None,
+    );
+    out.expect_code(0);
+    let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert_eq!(v["exact"], true);
+    let removed = v["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| {
+            o["outcome"]
+                .as_str()
+                .unwrap()
+                .contains("legionary_1 removed")
+        })
+        .expect("an outcome where the legionary falls");
+    assert_eq!(removed["fraction"], "91/216");
+}
+
+#[test]
+fn odds_at_the_prompt_leave_the_game_unchanged() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(":odds melee viking_1 legionary_1\n:units vikings\n:undo\n"),
+    );
+    out.expect_code(0)
+        .stdout_has(&["exact, over 216 branches", "91/216", "nothing to be undone"]);
+}
+
+#[test]
+fn action_odds_fall_back_to_monte_carlo_within_the_interval() {
+    use sandtable::action_odds::{OddsBudget, action_odds};
+    let project = sandtable::project::Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let scenario =
+        sandtable::scenario::Scenario::load(&project, &project.default_scenario()).unwrap();
+    let mut session = sandtable::session::Session::new(&project, scenario, 3).unwrap();
+    let line = "melee viking_1 legionary_1";
+    let events_before = session.state().log.len();
+    let budget = OddsBudget {
+        branches: 10,
+        runs: 4_000,
+        seed: 9,
+    };
+    let odds = action_odds(&mut session, line, budget).unwrap();
+    assert!(
+        odds.estimated_because
+            .as_deref()
+            .unwrap()
+            .contains("more than 10 branches")
+    );
+    let (_, chance) = odds
+        .outcomes
+        .iter()
+        .find(|(what, _)| what.contains("legionary_1 removed"))
+        .unwrap();
+    let sandtable::action_odds::Chance::Estimate { p, plus_minus } = *chance else {
+        panic!("expected an estimate")
+    };
+    let exact = 91.0 / 216.0;
+    // Within a generous 4 standard errors (the 95% half-width is 1.96).
+    assert!(
+        (p - exact).abs() < plus_minus * 2.05,
+        "{p} ± {plus_minus} vs {exact}"
+    );
+    // The game is as it was.
+    assert_eq!(session.state().log.len(), events_before);
+}

@@ -35,8 +35,15 @@ pub enum Faces {
 pub struct OddsArgs {
     /// A dice expression (`3d6`, `4d6kh3`, `3d6!3`, `5d6>=5`), a contest (`3d6 vs 2d6`) or a
     /// card check (`card<=6`, `3cards<=6`)
-    #[arg(required = true, num_args = 1.., value_name = "EXPR")]
+    #[arg(required_unless_present = "action", conflicts_with = "action", num_args = 1.., value_name = "EXPR")]
     pub expr: Vec<String>,
+    /// Instead of an expression, the odds of a rules action in a scenario, e.g.
+    /// `--action "melee viking_1 legionary_1"`: the real scripts over every outcome
+    #[arg(long, value_name = "LINE")]
+    pub action: Option<String>,
+    /// The scenario for `--action` (default: the default scenario)
+    #[arg(long, requires = "action")]
+    pub scenario: Option<std::path::PathBuf>,
     /// How a contest compares the rolls
     #[arg(long, value_enum, default_value_t)]
     pub by: By,
@@ -50,6 +57,9 @@ pub struct OddsArgs {
 
 /// Prints the exact odds of an expression.
 pub fn odds(common: &Common, args: &OddsArgs) -> Result<u8, Error> {
+    if let Some(action) = &args.action {
+        return action_odds(common, args.scenario.clone(), action.trim());
+    }
     let joined = args.expr.join(" ");
     let expr = joined.trim();
     if let Some(check) = parse_card_check(expr, args)? {
@@ -256,4 +266,24 @@ fn print_contest(common: &Common, expr: &str, by: By, c: &Contest) {
             percent(f)
         );
     }
+}
+
+/// `--action`: the odds of a rules action at the start of a scenario.
+fn action_odds(
+    common: &Common,
+    scenario: Option<std::path::PathBuf>,
+    action: &str,
+) -> Result<u8, Error> {
+    let (_project, mut session) = super::start_session(common, scenario)?;
+    let budget = crate::action_odds::OddsBudget {
+        seed: session.state().rng.seed(),
+        ..Default::default()
+    };
+    let odds = crate::action_odds::action_odds(&mut session, action, budget)?;
+    if common.json {
+        outln!("{}", odds.to_json(action));
+    } else {
+        outln!("{}", odds.render(action));
+    }
+    Ok(0)
 }

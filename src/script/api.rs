@@ -440,7 +440,19 @@ fn register_log(engine: &mut Engine, state: &Shared) {
 /// Where manual dice come from: the front end's way to ask the players for a roll they made
 /// with real dice (`:dice manual`). It gets a prompt and gives the line typed, or none at the
 /// end of input.
-pub type ManualDice = Rc<RefCell<Option<DiceAsker>>>;
+pub type ManualDice = Rc<RefCell<Option<DiceSource>>>;
+
+/// Where the faces of dice come from when not from the generator.
+pub enum DiceSource {
+    /// The players type them in.
+    Ask(DiceAsker),
+    /// A program gives them: given the sides of a die, its face (exact odds walk every
+    /// outcome this way).
+    Faces(FaceFeed),
+}
+
+/// Gives the face of a die of the given sides, from 1 to sides.
+pub type FaceFeed = Box<dyn FnMut(u32) -> u32>;
 
 /// Asks the players for a roll: given a prompt, the line typed, or none at the end of input.
 pub type DiceAsker = Box<dyn FnMut(&str) -> Option<String>>;
@@ -472,8 +484,12 @@ impl DiceCache {
         }
         let expr = &cache[text];
         let mut manual = self.manual.borrow_mut();
-        let Some(ask) = manual.as_mut() else {
-            return state.borrow_mut().roll(expr, why).map_err(bad);
+        let ask = match manual.as_mut() {
+            None => return state.borrow_mut().roll(expr, why).map_err(bad),
+            Some(DiceSource::Faces(feed)) => {
+                return state.borrow_mut().roll_given(expr, why, feed).map_err(bad);
+            }
+            Some(DiceSource::Ask(ask)) => ask,
         };
         // Real dice: ask for each die (several may be typed at once), checking each value.
         let started = std::time::Instant::now();

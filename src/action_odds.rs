@@ -1,0 +1,335 @@
+//! The odds of a rules action: the real ruleset and ability scripts played over every outcome
+//! of every die they roll, each branch weighted by its probability.
+//!
+//! The action is played again and again on a throwaway copy of the game
+//! ([`Session::hypothetically`]). Dice faces come from an odometer over the dice the scripts
+//! ask for: the first play rolls all ones, each next play turns the last die that can still
+//! turn and drops the dice after it, so a branch that rolls fewer dice (a reroll not taken) is
+//! walked once, with its own weight. A branch's weight is the product of `1/sides` over its
+//! dice. Branches are grouped by what the action did to the units (who was removed, who took
+//! hits, who gained or lost a status).
+//!
+//! When the tree has more branches than the budget, or the scripts draw on the generator for
+//! something other than dice (cards, scatter), exact enumeration is impossible or too slow:
+//! the action is then played `runs` times on seeded streams and the result is a Monte Carlo
+//! estimate with a 95% interval.
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::command;
+use crate::error::Error;
+use crate::odds::Fraction;
+use crate::rng::GameRng;
+use crate::session::Session;
+use crate::unit::Unit;
+
+/// The chance of one outcome.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Chance {
+    /// Worked out over every branch.
+    Exact(Fraction),
+    /// Estimated: the share of runs, and the half-width of its 95% interval.
+    Estimate {
+        /// The share of runs.
+        p: f64,
+        /// The half-width of the 95% interval.
+        plus_minus: f64,
+    },
+}
+
+impl Chance {
+    /// The probability as a float.
+    pub fn value(&self) -> f64 {
+        match self {
+            Chance::Exact(f) => f.value(),
+            Chance::Estimate { p, .. } => *p,
+        }
+    }
+}
+
+/// What an action can lead to, and how likely each result is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionOdds {
+    /// Each result with its chance, the likeliest first.
+    pub outcomes: Vec<(String, Chance)>,
+    /// How many branches were played (exact) or runs made (estimate).
+    pub plays: u64,
+    /// Why the answer is an estimate, when it is one.
+    pub estimated_because: Option<String>,
+}
+
+/// The limits of an odds calculation.
+#[derive(Debug, Clone, Copy)]
+pub struct OddsBudget {
+    /// The most branches walked exactly.
+    pub branches: u64,
+    /// Monte Carlo runs when the branches are too many.
+    pub runs: u64,
+    /// The seed of the Monte Carlo runs.
+    pub seed: u64,
+}
+
+impl Default for OddsBudget {
+    fn default() -> Self {
+        OddsBudget {
+            branches: 50_000,
+            runs: 10_000,
+            seed: 1,
+        }
+    }
+}
+
+/// Works out the odds of `line` (an action such as `melee viking_1 legionary_2`) in the game
+/// as it stands, leaving the game unchanged.
+pub fn action_odds(
+    session: &mut Session,
+    line: &str,
+    budget: OddsBudget,
+) -> Result<ActionOdds, Error> {
+    match exact(session, line, budget.branches)? {
+        Ok(odds) => Ok(odds),
+        Err(why) => Ok(estimate(session, line, budget, why)),
+    }
+}
+
+/// `Ok(Err(why))` when the exact walk has to give up.
+fn exact(
+    session: &mut Session,
+    line: &str,
+    budget: u64,
+) -> Result<Result<ActionOdds, String>, Error> {
+    let path: Rc<RefCell<Vec<(u32, u32)>>> = Rc::default();
+    let pos: Rc<Cell<usize>> = Rc::default();
+    let mut totals: BTreeMap<String, Fraction> = BTreeMap::new();
+    let mut plays = 0u64;
+    loop {
+        pos.set(0);
+        let feed = {
+            let path = path.clone();
+            let pos = pos.clone();
+            Box::new(move |sides: u32| {
+                let mut p = path.borrow_mut();
+                let i = pos.get();
+                if i == p.len() {
+                    p.push((1, sides));
+                } else if p[i].1 != sides {
+                    // Cannot happen with deterministic scripts; restart this die if it does.
+                    p.truncate(i);
+                    p.push((1, sides));
+                }
+                pos.set(i + 1);
+                p[i].0
+            })
+        };
+        let (result, used_rng) = session.hypothetically(|s| {
+            s.set_face_feed(Some(feed));
+            let before = s.state().rng.word_pos();
+            let result = play(s, line);
+            (result, s.state().rng.word_pos() != before)
+        });
+        let outcome = match result {
+            Ok(outcome) => outcome,
+            Err(e) if plays == 0 => return Err(e),
+            Err(e) => format!("refused: {e}"),
+        };
+        if used_rng {
+            return Ok(Err(
+                "the scripts draw on the generator for more than dice (cards, scatter)".into(),
+            ));
+        }
+        plays += 1;
+        // This branch's dice are the path up to where it stopped.
+        let mut p = path.borrow_mut();
+        p.truncate(pos.get());
+        let mut weight = Fraction::new(1, 1);
+        for &(_, sides) in p.iter() {
+            match weight.den.checked_mul(u128::from(sides)) {
+                Some(den) => weight = Fraction::new(1, den),
+                None => return Ok(Err("a branch rolls too many dice to weigh exactly".into())),
+            }
+        }
+        let slot = totals.entry(outcome).or_insert(Fraction::new(0, 1));
+        match add(*slot, weight) {
+            Some(sum) => *slot = sum,
+            None => return Ok(Err("the chances do not fit exact fractions".into())),
+        }
+        // Turn the odometer.
+        while let Some(&(face, sides)) = p.last() {
+            if face < sides {
+                p.last_mut().expect("not empty").0 += 1;
+                break;
+            }
+            p.pop();
+        }
+        if p.is_empty() {
+            break;
+        }
+        if plays >= budget {
+            return Ok(Err(format!(
+                "the action has more than {budget} branches of dice"
+            )));
+        }
+    }
+    let mut outcomes: Vec<(String, Chance)> = totals
+        .into_iter()
+        .map(|(k, f)| (k, Chance::Exact(f)))
+        .collect();
+    sort(&mut outcomes);
+    Ok(Ok(ActionOdds {
+        outcomes,
+        plays,
+        estimated_because: None,
+    }))
+}
+
+fn estimate(session: &mut Session, line: &str, budget: OddsBudget, why: String) -> ActionOdds {
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    let runs = budget.runs.max(1);
+    for run in 0..runs {
+        let outcome = session.hypothetically(|s| {
+            s.set_rng(GameRng::for_run(budget.seed, run));
+            play(s, line).unwrap_or_else(|e| format!("refused: {e}"))
+        });
+        *counts.entry(outcome).or_insert(0) += 1;
+    }
+    let n = runs as f64;
+    let mut outcomes: Vec<(String, Chance)> = counts
+        .into_iter()
+        .map(|(k, c)| {
+            let p = c as f64 / n;
+            let plus_minus = 1.96 * (p * (1.0 - p) / n).sqrt();
+            (k, Chance::Estimate { p, plus_minus })
+        })
+        .collect();
+    sort(&mut outcomes);
+    ActionOdds {
+        outcomes,
+        plays: runs,
+        estimated_because: Some(why),
+    }
+}
+
+fn sort(outcomes: &mut [(String, Chance)]) {
+    outcomes.sort_by(|a, b| b.1.value().total_cmp(&a.1.value()).then(a.0.cmp(&b.0)));
+}
+
+fn add(a: Fraction, b: Fraction) -> Option<Fraction> {
+    let g = gcd(a.den, b.den);
+    let den = (a.den / g).checked_mul(b.den)?;
+    let num = a
+        .num
+        .checked_mul(den / a.den)?
+        .checked_add(b.num.checked_mul(den / b.den)?)?;
+    Some(Fraction::new(num, den))
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
+/// Plays the line and says what it did to the units.
+fn play(session: &mut Session, line: &str) -> Result<String, Error> {
+    let before: Vec<Unit> = session.state().battlefield.units().to_vec();
+    command::run_line(session, "<odds>", line)?;
+    let state = session.state();
+    let after = state.battlefield.units();
+    Ok(describe(&before, after))
+}
+
+/// What changed, unit by unit: `legionary_2 removed`, `viking_1 +1 hits`, `viking_1 shaken`,
+/// `viking_1 no longer shaken`; `no change` when nothing did.
+pub fn describe(before: &[Unit], after: &[Unit]) -> String {
+    let mut parts = Vec::new();
+    for (b, a) in before.iter().zip(after) {
+        if b.in_play && !a.in_play {
+            parts.push(format!("{} removed", a.id));
+            continue;
+        }
+        if a.hits != b.hits {
+            parts.push(format!("{} {:+} hits", a.id, a.hits - b.hits));
+        }
+        if a.stands != b.stands {
+            parts.push(format!("{} {:+} stands", a.id, a.stands - b.stands));
+        }
+        // Tags starting with `_` are the scripts' own bookkeeping, not a state of the unit.
+        let shown = |t: &&String| !t.starts_with('_');
+        for tag in a.tags.difference(&b.tags).filter(shown) {
+            parts.push(format!("{} {tag}", a.id));
+        }
+        for tag in b.tags.difference(&a.tags).filter(shown) {
+            parts.push(format!("{} no longer {tag}", a.id));
+        }
+    }
+    for a in after.iter().skip(before.len()) {
+        parts.push(format!("{} arrives", a.id));
+    }
+    if parts.is_empty() {
+        "no change".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+impl ActionOdds {
+    /// The odds as text: one line per result with its chance and a bar.
+    pub fn render(&self, line: &str) -> String {
+        let mut out = match &self.estimated_because {
+            None => format!(
+                "odds of `{line}`: exact, over {} branches of the dice\n",
+                self.plays
+            ),
+            Some(why) => format!(
+                "odds of `{line}`: estimated from {} seeded runs, because {why}\n",
+                self.plays
+            ),
+        };
+        let cells: Vec<(String, &String, f64)> = self
+            .outcomes
+            .iter()
+            .map(|(what, chance)| {
+                let cell = match chance {
+                    Chance::Exact(f) => format!("{f}  {:>7.2}%", f.value() * 100.0),
+                    Chance::Estimate { p, plus_minus } => {
+                        format!("{:>6.2}% ± {:.2}", p * 100.0, plus_minus * 100.0)
+                    }
+                };
+                (cell, what, chance.value())
+            })
+            .collect();
+        let w = cells.iter().map(|c| c.0.chars().count()).max().unwrap_or(0);
+        for (cell, what, p) in cells {
+            let bar = "█".repeat((p * 30.0).round() as usize);
+            out.push_str(&format!("  {cell:>w$}  {bar:<30}  {what}\n"));
+        }
+        out.pop();
+        out
+    }
+
+    /// The odds as one JSON object.
+    pub fn to_json(&self, line: &str) -> serde_json::Value {
+        let outcomes: Vec<_> = self
+            .outcomes
+            .iter()
+            .map(|(what, chance)| match chance {
+                Chance::Exact(f) => serde_json::json!({
+                    "outcome": what, "fraction": f.to_string(), "probability": f.value()
+                }),
+                Chance::Estimate { p, plus_minus } => serde_json::json!({
+                    "outcome": what, "probability": p, "plus_minus_95": plus_minus
+                }),
+            })
+            .collect();
+        serde_json::json!({
+            "action": line,
+            "exact": self.estimated_because.is_none(),
+            "plays": self.plays,
+            "estimated_because": self.estimated_because,
+            "outcomes": outcomes,
+        })
+    }
+}
