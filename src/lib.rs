@@ -27,6 +27,7 @@ pub mod save;
 pub mod scenario;
 pub mod script;
 pub mod session;
+pub mod sim;
 pub mod state;
 pub mod suggest;
 pub mod terrain;

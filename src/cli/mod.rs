@@ -17,6 +17,7 @@ mod odds;
 mod play;
 mod roll;
 mod run;
+mod sim;
 mod watch;
 
 use std::io::IsTerminal;
@@ -103,11 +104,11 @@ enum Command {
         /// The scenario file
         scenario: PathBuf,
         /// How many battles
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
         runs: u64,
-        /// Worker threads
-        #[arg(long)]
-        threads: Option<usize>,
+        /// Worker threads (default: one per core); the result is the same for any number
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: Option<u16>,
         /// A house rule to compare against (repeatable)
         #[arg(long = "with", value_name = "HOUSE_RULE.rhai")]
         with: Vec<PathBuf>,
@@ -178,7 +179,12 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Some(Command::Roll { expr }) => roll::roll(&common, &expr),
         Some(Command::Check { paths }) => check::check(&common, &paths),
         Some(Command::Battle { scenario, explain }) => battle::battle(&common, scenario, explain),
-        Some(Command::Sim { .. }) => not_yet("sim", "exact odds and Monte Carlo (issue 5)"),
+        Some(Command::Sim {
+            scenario,
+            runs,
+            threads,
+            with,
+        }) => sim::sim(&common, scenario, runs, threads.map(usize::from), &with),
         Some(Command::Odds(args)) => odds::odds(&common, &args),
         Some(Command::Render { .. }) => not_yet("render", "a later issue"),
     }

@@ -1,0 +1,152 @@
+//! `sandtable sim SCENARIO --runs N`: many battles auto-played, tallied, and compared against
+//! house rules.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::Common;
+use crate::error::Error;
+use crate::sim::{Report, Tally};
+
+/// Plays the battles and prints the report.
+pub fn sim(
+    common: &Common,
+    scenario: PathBuf,
+    runs: u64,
+    threads: Option<usize>,
+    with: &[PathBuf],
+) -> Result<u8, Error> {
+    let project = crate::project::Project::locate(common.project.as_deref())?;
+    let scenario = crate::scenario::Scenario::load(&project, &scenario)?;
+    let seed = super::choose_seed(common, Some(&scenario));
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let show = std::io::stderr().is_terminal() && !common.json;
+    let step = (runs / 100).max(1);
+    let progress = move |done: u64| {
+        if show && (done.is_multiple_of(step) || done == runs) {
+            let mut err = std::io::stderr();
+            let _ = write!(err, "\r{done}/{runs} battles");
+            let _ = err.flush();
+        }
+    };
+    let report = crate::sim::simulate(&project, &scenario, runs, seed, threads, with, &progress)?;
+    if show {
+        eprint!("\r\x1b[K");
+    }
+    if common.json {
+        outln!("{}", to_json(&report, seed));
+    } else {
+        print(&report, seed, &scenario.name);
+    }
+    Ok(0)
+}
+
+fn pct(p: f64, pm: f64) -> String {
+    format!("{:.1}% ± {:.1}", p * 100.0, pm * 100.0)
+}
+
+fn print(report: &Report, seed: u64, name: &str) {
+    let b = &report.base;
+    outln!("{name}: {} battles from seed {seed}", b.runs);
+    let mut columns: Vec<(&str, &Tally)> = vec![("rules as written", b)];
+    for (path, tally, _) in &report.variants {
+        columns.push((
+            path.file_name()
+                .and_then(|f| f.to_str())
+                .unwrap_or("house rule"),
+            tally,
+        ));
+    }
+    for (label, t) in &columns {
+        outln!("\n{label}:");
+        for (id, side) in &report.sides {
+            let (p, pm) = t.win_rate(id);
+            let surv = t.survivors.get(id).copied().unwrap_or(0) as f64 / t.runs.max(1) as f64;
+            outln!("  {side:<20} wins {:>16}   survivors {surv:.2}", pct(p, pm));
+        }
+        let n = t.runs.max(1) as f64;
+        outln!(
+            "  draws {:.1}%, turns {:.2} on average",
+            t.draws as f64 / n * 100.0,
+            t.turns as f64 / n
+        );
+        let troops: Vec<String> = t
+            .survivors_by_troop
+            .iter()
+            .map(|(k, v)| format!("{k} {:.2}", *v as f64 / n))
+            .collect();
+        if !troops.is_empty() {
+            outln!("  survivors by troop type: {}", troops.join(", "));
+        }
+        if t.errors > 0 {
+            outln!(
+                "  {} battles ended in an error; the first: {}",
+                t.errors,
+                t.first_error.as_deref().unwrap_or("")
+            );
+        }
+    }
+    for (path, tally, paired) in &report.variants {
+        let label = path
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or("house rule");
+        outln!("\n{label} against the rules as written (paired, same seeds):");
+        for (id, side) in &report.sides {
+            let (before, _) = b.win_rate(id);
+            let (after, _) = tally.win_rate(id);
+            let (d, pm) = paired.get(id).map(|p| p.difference()).unwrap_or((0.0, 0.0));
+            outln!(
+                "  {side} win {:.0}% -> {:.0}% ({:+.1} +/- {:.1})",
+                before * 100.0,
+                after * 100.0,
+                d * 100.0,
+                pm * 100.0
+            );
+        }
+    }
+}
+
+fn tally_json(report: &Report, t: &Tally) -> serde_json::Value {
+    let sides: Vec<_> = report
+        .sides
+        .iter()
+        .map(|(id, name)| {
+            let (p, pm) = t.win_rate(id);
+            json!({
+                "side": id, "name": name, "wins": t.wins.get(id).copied().unwrap_or(0),
+                "win_rate": p, "plus_minus_95": pm,
+                "survivors_mean": t.survivors.get(id).copied().unwrap_or(0) as f64 / t.runs.max(1) as f64,
+            })
+        })
+        .collect();
+    json!({
+        "runs": t.runs, "draws": t.draws, "errors": t.errors, "first_error": t.first_error,
+        "turns_mean": t.turns as f64 / t.runs.max(1) as f64,
+        "sides": sides, "survivors_by_troop": t.survivors_by_troop,
+    })
+}
+
+fn to_json(report: &Report, seed: u64) -> serde_json::Value {
+    let variants: Vec<_> = report
+        .variants
+        .iter()
+        .map(|(path, tally, paired)| {
+            let diff: serde_json::Map<String, serde_json::Value> = paired
+                .iter()
+                .map(|(side, p)| {
+                    let (d, pm) = p.difference();
+                    (
+                        side.clone(),
+                        json!({ "difference": d, "plus_minus_95": pm }),
+                    )
+                })
+                .collect();
+            json!({ "house_rule": path, "result": tally_json(report, tally), "paired": diff })
+        })
+        .collect();
+    json!({ "seed": seed, "base": tally_json(report, &report.base), "with": variants })
+}

@@ -1,0 +1,284 @@
+//! Monte Carlo: many battles auto-played with the ruleset's policy, tallied as they finish.
+//!
+//! Run `i` plays on its own stream, [`GameRng::for_run`]`(seed, i)`, from the game as the
+//! scenario sets it up, so a run's result does not depend on which thread plays it. Tallies
+//! are whole-number sums, added in any order to the same totals: the report is identical for
+//! any thread count. Nothing is kept per battle, so memory stays flat as the runs grow.
+//!
+//! With house rules, every run is played twice on the same stream, with and without them: a
+//! paired comparison, whose difference has a far narrower interval than two separate samples.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::error::Error;
+use crate::project::Project;
+use crate::rng::GameRng;
+use crate::scenario::Scenario;
+use crate::session::Session;
+
+/// The most turns a simulated battle may last.
+pub const MAX_TURNS: i64 = 1_000;
+
+/// What is tallied over the runs of one variant.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Battles played.
+    pub runs: u64,
+    /// Wins by side id.
+    pub wins: BTreeMap<String, u64>,
+    /// Battles without a winner.
+    pub draws: u64,
+    /// The sum of the turns taken.
+    pub turns: u64,
+    /// Units still in play at the end, summed, by side id.
+    pub survivors: BTreeMap<String, u64>,
+    /// Units still in play at the end, summed, by troop type.
+    pub survivors_by_troop: BTreeMap<String, u64>,
+    /// Battles that ended in a script error, with the first message.
+    pub errors: u64,
+    /// The first error seen.
+    pub first_error: Option<String>,
+}
+
+impl Tally {
+    fn merge(&mut self, other: Tally) {
+        self.runs += other.runs;
+        for (k, v) in other.wins {
+            *self.wins.entry(k).or_default() += v;
+        }
+        self.draws += other.draws;
+        self.turns += other.turns;
+        for (k, v) in other.survivors {
+            *self.survivors.entry(k).or_default() += v;
+        }
+        for (k, v) in other.survivors_by_troop {
+            *self.survivors_by_troop.entry(k).or_default() += v;
+        }
+        self.errors += other.errors;
+        if self.first_error.is_none() {
+            self.first_error = other.first_error;
+        }
+    }
+
+    /// A side's win rate and the half-width of its 95% interval.
+    pub fn win_rate(&self, side: &str) -> (f64, f64) {
+        let n = self.runs.max(1) as f64;
+        let p = self.wins.get(side).copied().unwrap_or(0) as f64 / n;
+        (p, 1.96 * (p * (1.0 - p) / n).sqrt())
+    }
+}
+
+/// The paired difference of one side's wins between a house rule and the plain rules.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Paired {
+    /// The sum over runs of (win with the rule) - (win without), each -1, 0 or 1.
+    pub sum: i64,
+    /// The sum of the squares of those differences.
+    pub sum_sq: u64,
+    /// Runs compared.
+    pub runs: u64,
+}
+
+impl Paired {
+    /// The mean difference and the half-width of its 95% interval.
+    pub fn difference(&self) -> (f64, f64) {
+        let n = self.runs.max(1) as f64;
+        let mean = self.sum as f64 / n;
+        if self.runs < 2 {
+            return (mean, f64::NAN);
+        }
+        let var = (self.sum_sq as f64 - n * mean * mean) / (n - 1.0);
+        (mean, 1.96 * (var.max(0.0) / n).sqrt())
+    }
+}
+
+/// One variant's tally and its paired differences by side.
+type VariantTally = (Tally, BTreeMap<String, Paired>);
+
+/// The result of a simulation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// The sides, in the scenario's order: (id, name).
+    pub sides: Vec<(String, String)>,
+    /// The plain rules.
+    pub base: Tally,
+    /// Each house rule: its file, its tally and its paired difference per side.
+    pub variants: Vec<(PathBuf, Tally, BTreeMap<String, Paired>)>,
+}
+
+/// Plays `runs` battles of `scenario` from `seed` on `threads` threads, and again with each
+/// house rule in `with`.
+pub fn simulate(
+    project: &Project,
+    scenario: &Scenario,
+    runs: u64,
+    seed: u64,
+    threads: usize,
+    with: &[PathBuf],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Report, Error> {
+    let mut variants = vec![scenario.clone()];
+    for rule in with {
+        let mut s = scenario.clone();
+        if !rule.is_file() {
+            return Err(Error::other(
+                format!("no house rule at `{}`", rule.display()),
+                Some("give the path of a `.rhai` file".into()),
+            ));
+        }
+        s.house_rules.push(rule.clone());
+        variants.push(s);
+    }
+    // Start each variant once here, so that a broken script is one clear error up front.
+    for v in &variants {
+        Session::new(project, v.clone(), seed)?;
+    }
+    let threads = threads.clamp(1, 256);
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let results: Vec<Result<Vec<VariantTally>, Error>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads as u64)
+            .map(|t| {
+                let variants = &variants;
+                let done = &done;
+                scope.spawn(move || {
+                    worker(project, variants, seed, runs, t, threads as u64, &|| {
+                        progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1)
+                    })
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a simulation thread panicked"))
+            .collect()
+    });
+    let mut tallies: Vec<VariantTally> = vec![Default::default(); variants.len()];
+    for r in results {
+        for (i, (tally, paired)) in r?.into_iter().enumerate() {
+            tallies[i].0.merge(tally);
+            for (side, p) in paired {
+                let slot = tallies[i].1.entry(side).or_default();
+                slot.sum += p.sum;
+                slot.sum_sq += p.sum_sq;
+                slot.runs += p.runs;
+            }
+        }
+    }
+    let mut tallies = tallies.into_iter();
+    let base = tallies.next().expect("the plain rules").0;
+    Ok(Report {
+        sides: scenario
+            .sides
+            .iter()
+            .map(|s| (s.id.clone(), s.name.clone()))
+            .collect(),
+        base,
+        variants: with
+            .iter()
+            .cloned()
+            .zip(tallies)
+            .map(|(p, (t, d))| (p, t, d))
+            .collect(),
+    })
+}
+
+/// Plays runs `t, t + step, ...` of every variant.
+fn worker(
+    project: &Project,
+    variants: &[Scenario],
+    seed: u64,
+    runs: u64,
+    first: u64,
+    step: u64,
+    tick: &dyn Fn(),
+) -> Result<Vec<VariantTally>, Error> {
+    let mut sessions = Vec::new();
+    for v in variants {
+        let session = Session::new(project, v.clone(), seed)?;
+        let start = session.snapshot();
+        sessions.push((session, start));
+    }
+    let sides: Vec<String> = variants[0].sides.iter().map(|s| s.id.clone()).collect();
+    let mut out: Vec<VariantTally> = vec![Default::default(); variants.len()];
+    let mut run = first;
+    while run < runs {
+        let mut base_winner: Option<String> = None;
+        for (i, (session, start)) in sessions.iter_mut().enumerate() {
+            session.restore(start.clone());
+            session.set_rng(GameRng::for_run(seed, run));
+            let tally = &mut out[i].0;
+            tally.runs += 1;
+            let winner = match session.play_battle(MAX_TURNS, |s| {
+                s.take_events();
+            }) {
+                Ok(outcome) => {
+                    tally.turns += outcome.turn.max(0) as u64;
+                    match &outcome.winner {
+                        Some(w) => *tally.wins.entry(w.clone()).or_default() += 1,
+                        None => tally.draws += 1,
+                    }
+                    let state = session.state();
+                    for u in state.battlefield.units().iter().filter(|u| u.in_play) {
+                        *tally.survivors.entry(u.side.clone()).or_default() += 1;
+                        *tally.survivors_by_troop.entry(u.troop.clone()).or_default() += 1;
+                    }
+                    outcome.winner
+                }
+                Err(e) => {
+                    tally.errors += 1;
+                    if tally.first_error.is_none() {
+                        tally.first_error = Some(format!("run {run}: {e}"));
+                    }
+                    None
+                }
+            };
+            if i == 0 {
+                base_winner = winner;
+            } else {
+                for side in &sides {
+                    let d = i64::from(winner.as_deref() == Some(side.as_str()))
+                        - i64::from(base_winner.as_deref() == Some(side.as_str()));
+                    let p = out[i].1.entry(side.clone()).or_default();
+                    p.sum += d;
+                    p.sum_sq += (d * d) as u64;
+                    p.runs += 1;
+                }
+            }
+        }
+        tick();
+        run += step;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paired_difference_arithmetic() {
+        // Differences: +1, +1, 0, -1 over 4 runs: mean 0.25, sample variance
+        // (3 - 4 * 0.0625) / 3 = 0.91667, half-width 1.96 * sqrt(0.91667 / 4).
+        let p = Paired {
+            sum: 1,
+            sum_sq: 3,
+            runs: 4,
+        };
+        let (mean, pm) = p.difference();
+        assert!((mean - 0.25).abs() < 1e-12);
+        assert!((pm - 1.96 * (0.916_666_666_666_666_6f64 / 4.0).sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn win_rate_interval_is_the_normal_approximation() {
+        let mut t = Tally {
+            runs: 100,
+            ..Default::default()
+        };
+        t.wins.insert("a".into(), 50);
+        let (p, pm) = t.win_rate("a");
+        assert_eq!(p, 0.5);
+        assert!((pm - 0.098).abs() < 1e-12);
+    }
+}
