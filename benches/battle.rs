@@ -42,5 +42,21 @@ fn prompt(c: &mut Criterion) {
     c.bench_function("reload the scripts", |b| b.iter(|| s.reload().unwrap()));
 }
 
-criterion_group!(benches, battle, prompt);
+/// Monte Carlo throughput: 40 battles of the default scenario on one and on two threads.
+fn sim(c: &mut Criterion) {
+    let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();
+    let mut group = c.benchmark_group("sim 40 battles");
+    group.sample_size(10);
+    for threads in [1, 2] {
+        group.bench_function(format!("{threads} thread(s)"), |b| {
+            b.iter(|| {
+                sandtable::sim::simulate(&project, &scenario, 40, 7, threads, &[], &|_| {}).unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, battle, prompt, sim);
 criterion_main!(benches);
