@@ -143,15 +143,16 @@ fn exact(
         // This branch's dice are the path up to where it stopped.
         let mut p = path.borrow_mut();
         p.truncate(pos.get());
-        let mut weight = Fraction::new(1, 1);
-        for &(_, sides) in p.iter() {
-            match weight.den.checked_mul(u128::from(sides)) {
-                Some(den) => weight = Fraction::new(1, den),
-                None => return Ok(Err("a branch rolls too many dice to weigh exactly".into())),
-            }
-        }
+        // Its weight: 1 over the product of its dice's sides.
+        let Some(den) = p
+            .iter()
+            .try_fold(1u128, |d, &(_, sides)| d.checked_mul(u128::from(sides)))
+        else {
+            return Ok(Err("a branch rolls too many dice to weigh exactly".into()));
+        };
+        let weight = Fraction::new(1, den);
         let slot = totals.entry(outcome).or_insert(Fraction::new(0, 1));
-        match add(*slot, weight) {
+        match slot.checked_add(weight) {
             Some(sum) => *slot = sum,
             None => return Ok(Err("the chances do not fit exact fractions".into())),
         }
@@ -194,12 +195,10 @@ fn estimate(session: &mut Session, line: &str, budget: OddsBudget, why: String) 
         });
         *counts.entry(outcome).or_insert(0) += 1;
     }
-    let n = runs as f64;
     let mut outcomes: Vec<(String, Chance)> = counts
         .into_iter()
         .map(|(k, c)| {
-            let p = c as f64 / n;
-            let plus_minus = 1.96 * (p * (1.0 - p) / n).sqrt();
+            let (p, plus_minus) = crate::odds::share_with_interval(c, runs);
             (k, Chance::Estimate { p, plus_minus })
         })
         .collect();
@@ -213,23 +212,6 @@ fn estimate(session: &mut Session, line: &str, budget: OddsBudget, why: String) 
 
 fn sort(outcomes: &mut [(String, Chance)]) {
     outcomes.sort_by(|a, b| b.1.value().total_cmp(&a.1.value()).then(a.0.cmp(&b.0)));
-}
-
-fn add(a: Fraction, b: Fraction) -> Option<Fraction> {
-    let g = gcd(a.den, b.den);
-    let den = (a.den / g).checked_mul(b.den)?;
-    let num = a
-        .num
-        .checked_mul(den / a.den)?
-        .checked_add(b.num.checked_mul(den / b.den)?)?;
-    Some(Fraction::new(num, den))
-}
-
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a.max(1)
 }
 
 /// Plays the line and says what it did to the units.

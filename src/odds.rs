@@ -194,6 +194,17 @@ impl Fraction {
         }
     }
 
+    /// `self + other`, reduced; `None` when it does not fit in 128 bits.
+    pub fn checked_add(self, other: Fraction) -> Option<Fraction> {
+        let g = gcd(self.den, other.den).max(1);
+        let den = (self.den / g).checked_mul(other.den)?;
+        let num = self
+            .num
+            .checked_mul(den / self.den)?
+            .checked_add(other.num.checked_mul(den / other.den)?)?;
+        Some(Fraction::new(num, den))
+    }
+
     /// The probability as a float.
     pub fn value(&self) -> f64 {
         if self.den == 0 {
@@ -215,6 +226,14 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
         (a, b) = (b, a % b);
     }
     a
+}
+
+/// A share of `count` in `n` trials and the half-width of its 95% interval (the normal
+/// approximation, `1.96 * sqrt(p(1-p)/n)`), for Monte Carlo estimates.
+pub fn share_with_interval(count: u64, n: u64) -> (f64, f64) {
+    let n = n.max(1) as f64;
+    let p = count as f64 / n;
+    (p, 1.96 * (p * (1.0 - p) / n).sqrt())
 }
 
 /// The exact distribution of a parsed dice expression.
@@ -361,17 +380,10 @@ pub struct Contest {
 impl Contest {
     /// The attacker's chance when ties go to the attacker.
     pub fn attacker_wins(&self) -> Fraction {
-        add(self.attacker_higher, self.tie)
-    }
-}
-
-fn add(a: Fraction, b: Fraction) -> Fraction {
-    // Both come from the same denominator in this module; fall back to cross-multiplying.
-    if a.den == b.den {
-        Fraction::new(a.num + b.num, a.den)
-    } else {
-        let den = a.den / gcd(a.den, b.den) * b.den;
-        Fraction::new(a.num * (den / a.den) + b.num * (den / b.den), den)
+        // Both reduce fractions of one denominator that fits, so their sum fits too.
+        self.attacker_higher
+            .checked_add(self.tie)
+            .expect("parts of one fitting denominator")
     }
 }
 
@@ -604,7 +616,7 @@ mod tests {
     fn big_pools_count_without_listing() {
         let a = highest_die(&spec("20d6")).unwrap();
         let c = compare(&a, &a).unwrap();
-        let total = add(c.attacker_wins(), c.defender_higher);
+        let total = c.attacker_wins().checked_add(c.defender_higher).unwrap();
         assert_eq!(total, Fraction::new(1, 1));
         let k = dist("30d10kh3");
         assert_eq!(k.range(), (3, 30));

@@ -63,9 +63,7 @@ impl Tally {
 
     /// A side's win rate and the half-width of its 95% interval.
     pub fn win_rate(&self, side: &str) -> (f64, f64) {
-        let n = self.runs.max(1) as f64;
-        let p = self.wins.get(side).copied().unwrap_or(0) as f64 / n;
-        (p, 1.96 * (p * (1.0 - p) / n).sqrt())
+        crate::odds::share_with_interval(self.wins.get(side).copied().unwrap_or(0), self.runs)
     }
 }
 
@@ -81,6 +79,20 @@ pub struct Paired {
 }
 
 impl Paired {
+    fn merge(&mut self, other: &Paired) {
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+        self.runs += other.runs;
+    }
+
+    fn record(&mut self, difference: i64) {
+        self.merge(&Paired {
+            sum: difference,
+            sum_sq: (difference * difference) as u64,
+            runs: 1,
+        });
+    }
+
     /// The mean difference and the half-width of its 95% interval.
     pub fn difference(&self) -> (f64, f64) {
         let n = self.runs.max(1) as f64;
@@ -158,10 +170,7 @@ pub fn simulate(
         for (i, (tally, paired)) in r?.into_iter().enumerate() {
             tallies[i].0.merge(tally);
             for (side, p) in paired {
-                let slot = tallies[i].1.entry(side).or_default();
-                slot.sum += p.sum;
-                slot.sum_sq += p.sum_sq;
-                slot.runs += p.runs;
+                tallies[i].1.entry(side).or_default().merge(&p);
             }
         }
     }
@@ -239,10 +248,7 @@ fn worker(
                 for side in &sides {
                     let d = i64::from(winner.as_deref() == Some(side.as_str()))
                         - i64::from(base_winner.as_deref() == Some(side.as_str()));
-                    let p = out[i].1.entry(side.clone()).or_default();
-                    p.sum += d;
-                    p.sum_sq += (d * d) as u64;
-                    p.runs += 1;
+                    out[i].1.entry(side.clone()).or_default().record(d);
                 }
             }
         }
