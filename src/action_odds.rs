@@ -257,6 +257,11 @@ pub fn describe(before: &[Unit], after: &[Unit]) -> String {
     }
 }
 
+/// A bar of `share` (0 to 1) of `width` blocks, for charts in the terminal.
+pub fn bar(share: f64, width: usize) -> String {
+    "█".repeat((share.clamp(0.0, 1.0) * width as f64).round() as usize)
+}
+
 impl ActionOdds {
     /// The odds as text: one line per result with its chance and a bar.
     pub fn render(&self, line: &str) -> String {
@@ -285,7 +290,7 @@ impl ActionOdds {
             .collect();
         let w = cells.iter().map(|c| c.0.chars().count()).max().unwrap_or(0);
         for (cell, what, p) in cells {
-            let bar = "█".repeat((p * 30.0).round() as usize);
+            let bar = bar(p, 30);
             out.push_str(&format!("  {cell:>w$}  {bar:<30}  {what}\n"));
         }
         out.pop();

@@ -235,11 +235,17 @@ fn clock_seed() -> u64 {
     (nanos ^ (u64::from(std::process::id()) << 32)) % 1_000_000_000
 }
 
-/// Loads a scenario (the default one when none is given) and starts a session on it.
-fn start_session(common: &Common, scenario: Option<PathBuf>) -> Result<(Project, Session), Error> {
+/// Finds the project and loads a scenario (the default one when none is given).
+fn load_scenario(common: &Common, scenario: Option<PathBuf>) -> Result<(Project, Scenario), Error> {
     let project = Project::locate(common.project.as_deref())?;
     let path = scenario.unwrap_or_else(|| project.default_scenario());
     let scenario = Scenario::load(&project, &path)?;
+    Ok((project, scenario))
+}
+
+/// Loads a scenario (the default one when none is given) and starts a session on it.
+fn start_session(common: &Common, scenario: Option<PathBuf>) -> Result<(Project, Session), Error> {
+    let (project, scenario) = load_scenario(common, scenario)?;
     let seed = choose_seed(common, Some(&scenario));
     let session = Session::new(&project, scenario, seed)?;
     Ok((project, session))

@@ -218,7 +218,7 @@ fn print_dist(common: &Common, expr: &str, what: &str, dist: &Dist) {
     let ew = fw + 9; // the fraction, two spaces and the percentage
     outln!("  {:>vw$}  {:>ew$}  {:>7}", "", "exactly", "at least");
     for (v, f) in rows {
-        let bar = "█".repeat(((f.value() / peak) * 40.0).round() as usize);
+        let bar = crate::action_odds::bar(f.value() / peak, 40);
         outln!(
             "  {v:>vw$}  {:>fw$}  {:>7}  {:>7}  {bar}",
             f.to_string(),
@@ -259,7 +259,7 @@ fn print_contest(common: &Common, expr: &str, by: By, c: &Contest) {
         .max()
         .unwrap_or(1);
     for (label, f) in rows {
-        let bar = "█".repeat((f.value() * 40.0).round() as usize);
+        let bar = crate::action_odds::bar(f.value(), 40);
         outln!(
             "  {label:<15} {:>fw$}  {:>7}  {bar}",
             f.to_string(),

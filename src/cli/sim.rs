@@ -18,8 +18,7 @@ pub fn sim(
     threads: Option<usize>,
     with: &[PathBuf],
 ) -> Result<u8, Error> {
-    let project = crate::project::Project::locate(common.project.as_deref())?;
-    let scenario = crate::scenario::Scenario::load(&project, &scenario)?;
+    let (project, scenario) = super::load_scenario(common, Some(scenario))?;
     let seed = super::choose_seed(common, Some(&scenario));
     let threads = threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
