@@ -142,10 +142,6 @@ pub fn simulate(
         s.house_rules.push(rule.clone());
         variants.push(s);
     }
-    // Start each variant once here, so that a broken script is one clear error up front.
-    for v in &variants {
-        Session::new(project, v.clone(), seed)?;
-    }
     let threads = threads.clamp(1, 256);
     let done = std::sync::atomic::AtomicU64::new(0);
     let results: Vec<Result<Vec<VariantTally>, Error>> = std::thread::scope(|scope| {
