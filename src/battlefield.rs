@@ -211,6 +211,47 @@ impl Battlefield {
             .collect()
     }
 
+    /// Enemies in play (units of other sides) whose base edge is within `radius` of `of`'s,
+    /// nearest first (ties in scenario order).
+    pub fn enemies_within(&self, of: usize, radius: f64) -> Vec<usize> {
+        let Some(me) = self.units.get(of) else {
+            return Vec::new();
+        };
+        let fp = me.footprint();
+        let mut found: Vec<(f64, usize)> = self
+            .in_play()
+            .filter(|&i| self.units[i].side != me.side)
+            .map(|i| (fp.edge_distance(&self.units[i].footprint()), i))
+            .filter(|&(d, _)| d <= radius)
+            .collect();
+        // A stable sort keeps scenario order among equal distances.
+        found.sort_by(|a, b| a.0.total_cmp(&b.0));
+        found.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// The units of `of`'s side that share its group of `kind` (itself included), removed ones
+    /// too when `removed` is set; just `of` when it is in no such group.
+    pub fn comrades(&self, of: usize, kind: &str, removed: bool) -> Vec<usize> {
+        let Some(me) = self.units.get(of) else {
+            return Vec::new();
+        };
+        let Some(group) = me.groups.get(kind) else {
+            return if me.in_play || removed {
+                vec![of]
+            } else {
+                Vec::new()
+            };
+        };
+        (0..self.units.len())
+            .filter(|&i| {
+                let u = &self.units[i];
+                (removed || u.in_play)
+                    && u.side == me.side
+                    && u.groups.get(kind).is_some_and(|g| g == group)
+            })
+            .collect()
+    }
+
     /// Base edge to base edge distance between two units.
     pub fn edge_distance(&self, a: usize, b: usize) -> f64 {
         match (self.units.get(a), self.units.get(b)) {
@@ -354,6 +395,39 @@ mod tests {
         assert_eq!(b.within_of(0, 2.0), vec![1, 2]);
         b.get_mut(2).unwrap().in_play = false;
         assert_eq!(b.nearest_enemy(0), Some(3));
+    }
+
+    #[test]
+    fn enemies_within_are_nearest_first_and_in_play() {
+        let mut b = field();
+        b.add_unit(figure("viking_3", "vikings", 10.0, 11.5))
+            .unwrap();
+        // From roman_1 (10, 10): viking_3 0.5 inch edge to edge, viking_1 2, viking_2 far.
+        assert_eq!(b.enemies_within(0, 2.0), vec![4, 2]);
+        assert_eq!(b.enemies_within(0, 1.0), vec![4]);
+        b.get_mut(4).unwrap().in_play = false;
+        assert_eq!(b.enemies_within(0, 2.0), vec![2]);
+        assert!(b.enemies_within(9, 2.0).is_empty());
+    }
+
+    #[test]
+    fn comrades_share_side_and_group() {
+        let mut b = field();
+        for i in [0, 1, 2] {
+            b.get_mut(i)
+                .unwrap()
+                .groups
+                .insert("formation".into(), "wall".into());
+        }
+        // viking_1 has a formation of the same name on the other side: not a comrade.
+        assert_eq!(b.comrades(0, "formation", false), vec![0, 1]);
+        b.get_mut(1).unwrap().in_play = false;
+        assert_eq!(b.comrades(0, "formation", false), vec![0]);
+        assert_eq!(b.comrades(0, "formation", true), vec![0, 1]);
+        // No group: a group of one.
+        assert_eq!(b.comrades(3, "formation", false), vec![3]);
+        assert_eq!(b.comrades(1, "brigade", false), Vec::<usize>::new());
+        assert_eq!(b.comrades(1, "brigade", true), vec![1]);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //!   `sight_blocker`, `terrain_at`, `path_crosses`, `on_table`, `table_width`, `table_depth`;
 //! - grid areas: `area_of`, `area_centre`, `area_distance`, `adjacent`, `area_aspect`;
 //! - units: `unit`, `units`, `all_units`, `units_tagged`, `units_in_group`, `units_within`,
-//!   `nearest_enemy`, `enemies`, `sides`, `side_name`, and the `Unit` properties and methods;
+//!   `nearest_enemy`, `enemies`, `enemies_within`, `sides`, `side_name`, and the `Unit` properties and methods;
 //! - abilities: `ask`, `allowed`, `notify` (the hook dispatcher, see `abilities.rs`),
 //!   `use_ability`, `end_ability`, `ability_active`, `uses_left`, `has_ability`;
 //! - the game: `turn`, `active_side`, `set_turn`, `say`, `data`, `troop`, `seed`, and `print`
@@ -1129,6 +1129,15 @@ fn register_units(engine: &mut Engine, state: &Shared) {
             .map_or(Dynamic::UNIT, |i| Dynamic::from(UnitRef(i)))
     });
     let st = state.clone();
+    volatile!(engine, "enemies_within", move |u: UnitRef,
+                                              radius: Dynamic|
+          -> Res<Array> {
+        let radius = number(&radius, "a radius")?;
+        Ok(unit_array(
+            st.borrow().battlefield.enemies_within(u.0, radius),
+        ))
+    });
+    let st = state.clone();
     volatile!(engine, "enemies", move |u: UnitRef| -> Res<Array> {
         let s = st.borrow();
         let side = s.unit(u.0).map_err(host_error)?.side.clone();
@@ -1309,6 +1318,18 @@ fn register_units(engine: &mut Engine, state: &Shared) {
                 .get(kind)
                 .map_or(Dynamic::UNIT, |g| g.clone().into())
         })
+    });
+    let st = state.clone();
+    volatile!(engine, "comrades", move |r: &mut UnitRef,
+                                        kind: &str|
+          -> Array {
+        unit_array(st.borrow().battlefield.comrades(r.0, kind, false))
+    });
+    let st = state.clone();
+    volatile!(engine, "group_size", move |r: &mut UnitRef,
+                                          kind: &str|
+          -> INT {
+        st.borrow().battlefield.comrades(r.0, kind, true).len() as INT
     });
     let st = state.clone();
     volatile!(engine, "set_group", move |r: &mut UnitRef,

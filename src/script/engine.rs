@@ -135,6 +135,7 @@ pub fn sandboxed(limits: &Limits, budget: &Budget, roots: Vec<PathBuf>) -> Engin
         .set_max_functions(limits.max_functions)
         .set_max_modules(limits.max_modules)
         .set_fail_on_invalid_map_property(true)
+        .set_max_strings_interned(0)
         .set_module_resolver(ConfinedResolver::new(roots))
         .disable_symbol("eval");
     let budget = budget.clone();
