@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::Error;
 use crate::project::Project;
@@ -37,8 +38,8 @@ pub struct Tally {
     pub survivors_by_troop: BTreeMap<String, u64>,
     /// Battles that ended in a script error, with the first message.
     pub errors: u64,
-    /// The first error seen.
-    pub first_error: Option<String>,
+    /// The error of the lowest-numbered run that failed: `(run, message)`.
+    pub first_error: Option<(u64, String)>,
 }
 
 impl Tally {
@@ -56,8 +57,11 @@ impl Tally {
             *self.survivors_by_troop.entry(k).or_default() += v;
         }
         self.errors += other.errors;
-        if self.first_error.is_none() {
-            self.first_error = other.first_error;
+        // The lowest run's error, whichever thread met it: the same for any thread count.
+        if let Some((run, e)) = other.first_error
+            && self.first_error.as_ref().is_none_or(|(r, _)| run < *r)
+        {
+            self.first_error = Some((run, e));
         }
     }
 
@@ -143,15 +147,22 @@ pub fn simulate(
         variants.push(s);
     }
     let threads = threads.clamp(1, 256);
-    let done = std::sync::atomic::AtomicU64::new(0);
+    // Workers take the next block of runs as they finish one, so a thread held up by long
+    // battles does not hold up the rest; blocks are small enough to share the work evenly.
+    let block = (runs / (threads as u64 * 32)).clamp(1, 64);
+    let queue = Queue {
+        next: AtomicU64::new(0),
+        runs,
+        block,
+    };
+    let done = AtomicU64::new(0);
     let results: Vec<Result<Vec<VariantTally>, Error>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads as u64)
-            .map(|t| {
-                let variants = &variants;
-                let done = &done;
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (variants, queue, done) = (&variants, &queue, &done);
                 scope.spawn(move || {
-                    worker(project, variants, seed, runs, t, threads as u64, &|| {
-                        progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1)
+                    worker(project, variants, seed, queue, &|| {
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1)
                     })
                 })
             })
@@ -188,14 +199,27 @@ pub fn simulate(
     })
 }
 
-/// Plays runs `t, t + step, ...` of every variant.
+/// The runs still to play, handed out a block at a time.
+struct Queue {
+    next: AtomicU64,
+    runs: u64,
+    block: u64,
+}
+
+impl Queue {
+    /// The next block of runs, or `None` when all are taken.
+    fn take(&self) -> Option<std::ops::Range<u64>> {
+        let start = self.next.fetch_add(self.block, Ordering::Relaxed);
+        (start < self.runs).then(|| start..(start + self.block).min(self.runs))
+    }
+}
+
+/// Plays blocks of runs from `queue`, every variant of each.
 fn worker(
     project: &Project,
     variants: &[Scenario],
     seed: u64,
-    runs: u64,
-    first: u64,
-    step: u64,
+    queue: &Queue,
     tick: &dyn Fn(),
 ) -> Result<Vec<VariantTally>, Error> {
     let mut sessions = Vec::new();
@@ -206,8 +230,7 @@ fn worker(
     }
     let sides: Vec<String> = variants[0].sides.iter().map(|s| s.id.clone()).collect();
     let mut out: Vec<VariantTally> = vec![Default::default(); variants.len()];
-    let mut run = first;
-    while run < runs {
+    for run in std::iter::from_fn(|| queue.take()).flatten() {
         let mut base_winner: Option<String> = None;
         for (i, (session, start)) in sessions.iter_mut().enumerate() {
             session.restore(start.clone());
@@ -233,7 +256,7 @@ fn worker(
                 Err(e) => {
                     tally.errors += 1;
                     if tally.first_error.is_none() {
-                        tally.first_error = Some(format!("run {run}: {e}"));
+                        tally.first_error = Some((run, e.to_string()));
                     }
                     None
                 }
@@ -249,7 +272,6 @@ fn worker(
             }
         }
         tick();
-        run += step;
     }
     Ok(out)
 }

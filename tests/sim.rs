@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{project_file, sandtable};
+use common::{Workspace, project_file, sandtable};
 
 fn sim_json(args: &[&str]) -> serde_json::Value {
     let scenario = project_file("scenarios/romans_vs_vikings.yaml");
@@ -28,6 +28,30 @@ fn sim_results_are_identical_for_one_and_two_threads() {
         .map(|s| s["wins"].as_u64().unwrap())
         .sum();
     assert_eq!(wins + base["draws"].as_u64().unwrap(), 30);
+}
+
+// A house rule with a bug (a function that does not exist) fails some battles; the count and the first failure (the lowest run,
+// whichever thread played it) are the same for any thread count, and the other runs finish.
+#[test]
+fn sim_errors_are_counted_identically_for_any_thread_count() {
+    let ws = Workspace::new();
+    let rule = ws.write(
+        "broken.rhai",
+        "private fn attacker_wins(a, d) { if a == 6 && d == 1 { return no_such_rule(a) } a >= d }\n",
+    );
+    let rule = rule.to_str().unwrap();
+    let one = sim_json(&["--runs", "30", "--threads", "1", "--with", rule]);
+    let two = sim_json(&["--runs", "30", "--threads", "2", "--with", rule]);
+    assert_eq!(one, two);
+    let result = &one["with"][0]["result"];
+    let errors = result["errors"].as_u64().unwrap();
+    assert!(errors > 0 && errors < 30, "{errors} of 30 battles failed");
+    let first = result["first_error"].as_str().unwrap();
+    assert!(
+        first.starts_with("run ") && first.contains("no_such_rule"),
+        "{first}"
+    );
+    assert_eq!(one["base"]["errors"], 0);
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! `sandtable sim SCENARIO --runs N`: many battles auto-played, tallied, and compared against
 //! house rules.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use serde_json::json;
 
 use super::Common;
@@ -22,19 +23,29 @@ pub fn sim(
     let seed = super::choose_seed(common, Some(&scenario));
     let threads = threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
-    let show = std::io::stderr().is_terminal() && !common.json;
-    let step = (runs / 100).max(1);
-    let progress = move |done: u64| {
-        if show && (done.is_multiple_of(step) || done == runs) {
-            let mut err = std::io::stderr();
-            let _ = write!(err, "\r{done}/{runs} battles");
-            let _ = err.flush();
-        }
+    // A bar on a terminal; nothing when stderr is piped or the output is JSON for a tool.
+    let bar = if std::io::stderr().is_terminal() && !common.json {
+        let bar = ProgressBar::new(runs);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} battles, {rate} a second, {eta} to go",
+            )
+            .expect("a valid progress template")
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0}", state.per_sec());
+                },
+            ),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
     };
-    let report = crate::sim::simulate(&project, &scenario, runs, seed, threads, with, &progress)?;
-    if show {
-        eprint!("\r\x1b[K");
-    }
+    let progress = |done: u64| bar.set_position(done);
+    let report = crate::sim::simulate(&project, &scenario, runs, seed, threads, with, &progress);
+    bar.finish_and_clear();
+    let report = report?;
     if common.json {
         outln!("{}", to_json(&report, seed));
     } else {
@@ -84,7 +95,10 @@ fn print(report: &Report, seed: u64, name: &str) {
             outln!(
                 "  {} battles ended in an error; the first: {}",
                 t.errors,
-                t.first_error.as_deref().unwrap_or("")
+                t.first_error
+                    .as_ref()
+                    .map(|(run, e)| format!("run {run}: {e}"))
+                    .unwrap_or_default()
             );
         }
     }
@@ -123,7 +137,7 @@ fn tally_json(report: &Report, t: &Tally) -> serde_json::Value {
         })
         .collect();
     json!({
-        "runs": t.runs, "draws": t.draws, "errors": t.errors, "first_error": t.first_error,
+        "runs": t.runs, "draws": t.draws, "errors": t.errors, "first_error": t.first_error.as_ref().map(|(run, e)| format!("run {run}: {e}")),
         "turns_mean": t.turns as f64 / t.runs.max(1) as f64,
         "sides": sides, "survivors_by_troop": t.survivors_by_troop,
     })
