@@ -11,8 +11,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use sandtable::command::run_line;
 use sandtable::project::Project;
+use sandtable::rng::GameRng;
 use sandtable::scenario::Scenario;
 use sandtable::session::Session;
+
+mod native;
 
 fn battle(c: &mut Criterion) {
     let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
@@ -46,6 +49,57 @@ fn prompt(c: &mut Criterion) {
     c.bench_function("reload the scripts", |b| b.iter(|| s.reload().unwrap()));
 }
 
+/// One battle played by the scripts (from the set-up game, as `sim` plays it) against the
+/// same battle in plain Rust (`native/mod.rs`): the cost of scripting, as a ratio.
+fn scripted_against_native(c: &mut Criterion) {
+    let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();
+    let start = native::Start::new(&scenario);
+    // The two play the same game: say how often each side wins over the same runs.
+    let runs = 2_000;
+    let report = sandtable::sim::simulate(&project, &scenario, runs, 5, 2, &[], &|_| {}).unwrap();
+    let mut native_wins = [0u64; 2];
+    let mut native_turns = 0;
+    for run in 0..runs {
+        let outcome = start.battle(GameRng::for_run(5, run)).play();
+        native_turns += outcome.turn;
+        // (Who is left standing is compared battle by battle in tests/native_battle.rs.)
+        let _ = outcome.in_play;
+        if let Some(w) = outcome.winner {
+            native_wins[w] += 1;
+        }
+    }
+    eprintln!(
+        "over {runs} battles: scripted Rome wins {:.1}%, {:.2} turns; native Rome wins {:.1}%, {:.2} turns",
+        report.base.win_rate("romans").0 * 100.0,
+        report.base.turns as f64 / runs as f64,
+        native_wins[0] as f64 / runs as f64 * 100.0,
+        native_turns as f64 / runs as f64,
+    );
+
+    let mut session = Session::new(&project, scenario.clone(), 5).unwrap();
+    let set_up = session.snapshot();
+    let mut run = 0;
+    let mut group = c.benchmark_group("one battle");
+    group.bench_function("scripted", |b| {
+        b.iter(|| {
+            run += 1;
+            session.restore(set_up.clone());
+            session.set_rng(GameRng::for_run(5, run));
+            session
+                .play_battle(1_000, |s| drop(s.take_events()))
+                .unwrap()
+        })
+    });
+    group.bench_function("native", |b| {
+        b.iter(|| {
+            run += 1;
+            start.battle(GameRng::for_run(5, run)).play()
+        })
+    });
+    group.finish();
+}
+
 /// Monte Carlo throughput: 200 battles of the default scenario on one and on two threads
 /// (each thread starts the scenario once, about 5 ms, then restores it before every battle).
 fn sim(c: &mut Criterion) {
@@ -64,5 +118,5 @@ fn sim(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, battle, prompt, sim);
+criterion_group!(benches, battle, prompt, scripted_against_native, sim);
 criterion_main!(benches);

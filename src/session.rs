@@ -737,6 +737,37 @@ mod tests {
         Session::new(&project, scenario, seed).unwrap()
     }
 
+    /// Every function, method and property the host registers for scripts is in the API
+    /// reference, docs/api.md, under its own name.
+    #[test]
+    fn every_script_function_is_documented() {
+        let s = session(1);
+        let docs = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/api.md"),
+        )
+        .unwrap();
+        let mut missing = std::collections::BTreeSet::new();
+        for signature in s.engine.gen_fn_signatures(false) {
+            let name = signature
+                .split('(')
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches("fn ")
+                .trim_start_matches("get$")
+                .trim_start_matches("set$")
+                .to_string();
+            // Operators and the printing hooks are documented by what they do, not by name.
+            let operator = !name.starts_with(|c: char| c.is_alphabetic() || c == '_');
+            if operator || name.contains('$') || name == "to_string" || name == "to_debug" {
+                continue;
+            }
+            if !docs.contains(&format!("`{name}")) && !docs.contains(&format!(".{name}")) {
+                missing.insert(name);
+            }
+        }
+        assert!(missing.is_empty(), "not in docs/api.md: {missing:?}");
+    }
+
     #[test]
     fn dice_calls_are_never_folded_into_constants() {
         // Even at the optimiser's most aggressive level, which evaluates pure functions with
