@@ -12,172 +12,8 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{Output, Workspace, project, run_binary};
-
-/// One side of a test scenario: its units as YAML flow mappings.
-type Units<'a> = &'a [&'a str];
-
-/// A two-sided scenario on a 48" x 36" table: Rome (`romans`) on the south edge, the Vikings
-/// (`vikings`) on the north; `first` names the side that plays first.
-fn scenario(first: &str, romans: Units, vikings: Units) -> String {
-    let mut yaml = format!(
-        "name: Test\nruleset: playmobil\ntable: {{ width: 48, depth: 36 }}\nfirst: {first}\nsides:\n"
-    );
-    for (id, name, edge, units) in [
-        ("romans", "Rome", "south", romans),
-        ("vikings", "The Vikings", "north", vikings),
-    ] {
-        yaml.push_str(&format!(
-            "  - id: {id}\n    name: {name}\n    edge: {edge}\n    units:\n"
-        ));
-        for u in units {
-            yaml.push_str(&format!("      - {u}\n"));
-        }
-    }
-    yaml
-}
-
-/// Copies a folder and everything in it.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("a folder in the workspace");
-    for entry in std::fs::read_dir(from).expect("a readable folder") {
-        let entry = entry.expect("a folder entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("a file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("a copied file");
-        }
-    }
-}
-
-/// A scenario written into a temporary folder, played through the binary: either in this
-/// crate's project, or in a project of its own (a copy of this crate's `scripts/` plus the
-/// test's ability scripts).
-struct Game {
-    ws: Workspace,
-    own_project: bool,
-}
-
-impl Game {
-    /// A game in this crate's project.
-    fn new(first: &str, romans: Units, vikings: Units) -> Game {
-        let ws = Workspace::new();
-        ws.write("game.yaml", &scenario(first, romans, vikings));
-        Game {
-            ws,
-            own_project: false,
-        }
-    }
-
-    /// A game in a project of its own: the real `scripts/` and, in `scripts/abilities/`, the
-    /// given `(name, script)` abilities.
-    fn with_abilities(
-        first: &str,
-        romans: Units,
-        vikings: Units,
-        abilities: &[(&str, &str)],
-    ) -> Game {
-        let ws = Workspace::new();
-        copy_dir(&project().join("scripts"), &ws.path().join("scripts"));
-        for (name, text) in abilities {
-            ws.write(&format!("scripts/abilities/{name}.rhai"), text);
-        }
-        ws.write("game.yaml", &scenario(first, romans, vikings));
-        Game {
-            ws,
-            own_project: true,
-        }
-    }
-
-    /// Runs the binary with `args` in the game's folder and project.
-    fn sandtable(&self, args: &[&str], stdin: Option<&str>) -> Output {
-        let out = if self.own_project {
-            let dir = self.ws.path().to_str().expect("a UTF-8 path");
-            let mut all = vec!["--project", dir];
-            all.extend_from_slice(args);
-            run_binary(self.ws.path(), &all, stdin)
-        } else {
-            self.ws.sandtable(args, stdin)
-        };
-        out.no_panic();
-        out
-    }
-
-    /// Plays prompt lines at the piped prompt (which carries on after a refused action).
-    fn play(&self, seed: u64, lines: &str) -> Output {
-        let seed = seed.to_string();
-        self.sandtable(&["play", "game.yaml", "--seed", &seed], Some(lines))
-    }
-
-    /// Plays prompt lines that must all succeed.
-    #[track_caller]
-    fn play_ok(&self, seed: u64, lines: &str) -> Output {
-        let out = self.play(seed, lines);
-        out.expect_code(0);
-        assert!(out.stderr.is_empty(), "{}", out.stderr);
-        out
-    }
-
-    /// Plays prompt lines of which some are refused: exit status 1, every refusal in stderr.
-    #[track_caller]
-    fn play_refused(&self, seed: u64, lines: &str, refusals: &[&str]) -> Output {
-        let out = self.play(seed, lines);
-        out.expect_code(1).stderr_has(refusals);
-        out
-    }
-
-    /// Runs a `.rhai` script in the game.
-    fn script(&self, seed: u64, code: &str) -> Output {
-        self.ws.write("turn.rhai", code);
-        let seed = seed.to_string();
-        self.sandtable(
-            &[
-                "run",
-                "turn.rhai",
-                "--scenario",
-                "game.yaml",
-                "--seed",
-                &seed,
-            ],
-            None,
-        )
-    }
-
-    /// Runs prompt lines as a batch file with `sandtable run`, with or without `--explain`.
-    fn run_lines(&self, seed: u64, lines: &str, explain: bool) -> Output {
-        self.ws.write("turn.txt", lines);
-        let seed = seed.to_string();
-        let mut args = vec![
-            "run",
-            "turn.txt",
-            "--scenario",
-            "game.yaml",
-            "--seed",
-            &seed,
-        ];
-        if explain {
-            args.push("--explain");
-        }
-        self.sandtable(&args, None)
-    }
-
-    /// `sandtable check game.yaml`.
-    fn check(&self) -> Output {
-        self.sandtable(&["check", "game.yaml"], None)
-    }
-}
-
-/// What happened from the first typed line on (the set-up lines cut off).
-#[track_caller]
-fn transcript(out: &Output) -> &str {
-    match out.stdout.find("\n> ") {
-        Some(i) => &out.stdout[i + 1..],
-        None => panic!("no line was played:\n{}", out.stdout),
-    }
-}
+use common::Output;
+use common::game::{Game, legionary, transcript, viking};
 
 /// What the typed line `line` printed (its first occurrence), up to the next typed line.
 #[track_caller]
@@ -207,11 +43,6 @@ fn after_last(out: &Output, line: &str) -> String {
         .collect()
 }
 
-/// A heavy infantryman of Rome facing north, with optional extra YAML fields.
-fn legionary(id: &str, x: f64, y: f64, extra: &str) -> String {
-    format!("{{ id: {id}, type: heavy_infantry, at: [{x}, {y}]{extra} }}")
-}
-
 /// A legionary of the formation `first_century` with the Testudo.
 fn testudo_legionary(id: &str, x: f64, y: f64) -> String {
     legionary(
@@ -220,11 +51,6 @@ fn testudo_legionary(id: &str, x: f64, y: f64) -> String {
         y,
         ", groups: { formation: first_century }, abilities: [testudo]",
     )
-}
-
-/// A heavy infantryman of the Vikings facing south, with optional extra YAML fields.
-fn viking(id: &str, x: f64, y: f64, extra: &str) -> String {
-    format!("{{ id: {id}, type: heavy_infantry, at: [{x}, {y}], facing: 180{extra} }}")
 }
 
 /// The point `d` inches from `(x, y)` on the bearing `degrees` (0 north, 90 east).
@@ -243,7 +69,7 @@ fn towards(x: f64, y: f64, degrees: f64, d: f64) -> (f64, f64) {
 // `:explain` says the testudo added the die.
 #[test]
 fn testudo_gives_one_more_defending_die() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[&testudo_legionary("legionary", 10.0, 10.0)],
         &[&viking("viking", 10.0, 12.0, "")],
@@ -282,7 +108,7 @@ misses allowed for viking: 1 (heavy infantry) = 1
 // Guards the control for the testudo's die: the same legionary without it defends with 2.
 #[test]
 fn legionary_without_testudo_defends_with_two_dice() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&testudo_legionary("legionary", 10.0, 10.0)],
         &[&viking("viking", 10.0, 12.0, "")],
@@ -298,7 +124,7 @@ fn legionary_without_testudo_defends_with_two_dice() {
 // ability and a figure of another formation do not.
 #[test]
 fn testudo_is_taken_up_by_the_whole_formation() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[
             &testudo_legionary("legionary", 10.0, 10.0),
@@ -352,7 +178,7 @@ fn testudo_is_taken_up_by_the_whole_formation() {
 fn testudo_widens_the_flanks_to_45_degrees() {
     for bearing in [60.0, -60.0] {
         let (x, y) = towards(10.0, 10.0, bearing, 2.5);
-        let game = Game::new(
+        let game = Game::first(
             "romans",
             &[&testudo_legionary("legionary", 10.0, 10.0)],
             &[&viking("viking", x, y, "")],
@@ -401,7 +227,7 @@ fn testudo_widens_the_flanks_to_45_degrees() {
 fn testudo_front_covers_45_degrees_either_side() {
     for bearing in [30.0, -30.0] {
         let (x, y) = towards(10.0, 10.0, bearing, 2.5);
-        let game = Game::new(
+        let game = Game::first(
             "romans",
             &[&testudo_legionary("legionary", 10.0, 10.0)],
             &[&viking("viking", x, y, "")],
@@ -426,7 +252,7 @@ fn testudo_front_covers_45_degrees_either_side() {
 // with their own 2 dice again.
 #[test]
 fn deactivate_ends_the_testudo_for_the_formation() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[
             &testudo_legionary("legionary", 10.0, 10.0),
@@ -457,7 +283,7 @@ fn deactivate_ends_the_testudo_for_the_formation() {
 // another of its formation.
 #[test]
 fn testudo_cannot_be_activated_twice() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[
             &testudo_legionary("legionary", 10.0, 10.0),
@@ -484,7 +310,7 @@ fn testudo_cannot_be_activated_twice() {
 // Guards that only the side to play may form its testudo.
 #[test]
 fn testudo_is_activated_only_on_its_sides_turn() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&testudo_legionary("legionary", 10.0, 10.0)],
         &[&viking("viking", 14.0, 30.0, "")],
@@ -501,7 +327,7 @@ fn testudo_is_activated_only_on_its_sides_turn() {
 // testudo to light infantry, naming the unit and the ability.
 #[test]
 fn check_rejects_testudo_on_a_troop_that_may_not_have_it() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &["{ id: velite, type: light_infantry, at: [10, 10], abilities: [testudo] }"],
         &[&viking("viking", 14.0, 30.0, "")],
@@ -517,7 +343,7 @@ fn check_rejects_testudo_on_a_troop_that_may_not_have_it() {
 // Guards the control: the same scenario with heavy infantry checks clean.
 #[test]
 fn check_accepts_testudo_on_heavy_infantry() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[&testudo_legionary("legionary", 10.0, 10.0)],
         &[&viking("viking", 14.0, 30.0, "")],
@@ -532,7 +358,7 @@ fn check_accepts_testudo_on_heavy_infantry() {
 // against rebel Romans, both with a `first_century`).
 #[test]
 fn testudo_is_taken_up_by_the_users_own_formation_only() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[&testudo_legionary("legionary", 10.0, 10.0)],
         &[&viking(
@@ -564,7 +390,7 @@ fn testudo_under_arrows(testudo: bool) -> Game {
     } else {
         ""
     };
-    Game::new(
+    Game::first(
         "romans",
         &[&legionary(
             "legionary",
@@ -644,7 +470,7 @@ fn ulf() -> String {
 // Guards "he cannot be killed that turn": the attacker wins, but the berserker stays in play.
 #[test]
 fn berserker_cannot_be_killed_the_turn_he_goes_berserk() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[&ulf()],
@@ -681,7 +507,7 @@ legionary wins 3 to 0, but ulf cannot be killed: legionary is blocked until your
 // Guards the control: without going berserk, the same attack kills him.
 #[test]
 fn berserker_who_has_not_gone_berserk_can_be_killed() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[&ulf()],
@@ -695,7 +521,7 @@ fn berserker_who_has_not_gone_berserk_can_be_killed() {
 // Guards "that turn": in the next turn the berserker can be killed again.
 #[test]
 fn berserker_lasts_only_his_turn() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[&ulf()],
@@ -724,7 +550,7 @@ fn berserker_lasts_only_his_turn() {
 // berserker of the side that moves second is never protected from anything.)
 #[test]
 fn berserker_protection_does_not_depend_on_who_moves_first() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[&ulf()],
@@ -741,7 +567,7 @@ fn berserker_protection_does_not_depend_on_who_moves_first() {
 // times without success": after one and two misses he attacks again; the third blocks him.
 #[test]
 fn berserker_attacks_the_same_man_until_three_failures() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[&ulf()],
@@ -782,7 +608,7 @@ fn berserker_attacks_the_same_man_until_three_failures() {
 // Guards the control: a Viking who has not gone berserk is blocked by his first miss.
 #[test]
 fn without_berserker_one_miss_blocks() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[&ulf()],
@@ -800,7 +626,7 @@ fn without_berserker_one_miss_blocks() {
 // he missed, not another.
 #[test]
 fn berserker_after_a_miss_may_attack_only_the_same_man() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[
             &legionary("legionary", 10.0, 10.0, ""),
@@ -821,7 +647,7 @@ fn berserker_after_a_miss_may_attack_only_the_same_man() {
 // berserk again in a later turn, but another berserker still can.
 #[test]
 fn berserker_is_used_once_a_battle_per_viking() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[
@@ -852,7 +678,7 @@ fn berserker_is_used_once_a_battle_per_viking() {
 // turn, neither the berserker nor another man.
 #[test]
 fn attacker_who_fails_to_kill_a_berserker_cannot_attack_again() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[
@@ -892,7 +718,7 @@ fn target(id: &str, gap: f64) -> String {
 // (more than the 18" move) and attacks with 2 dice.
 #[test]
 fn charge_moves_up_to_24_inches_and_attacks_with_one_more_die() {
-    let game = Game::new("romans", &[&eques()], &[&target("viking", 22.0)]);
+    let game = Game::first("romans", &[&eques()], &[&target("viking", 22.0)]);
     let out = game.play_refused(
         1,
         "move eques 10 26.5\ncharge eques viking\n:explain\n",
@@ -927,7 +753,7 @@ defend dice for viking: 0 (heavy infantry) = 0
 // Guards the control: the same horseman attacking without charging rolls 1 die.
 #[test]
 fn melee_without_a_charge_attacks_with_the_troops_dice() {
-    let game = Game::new("romans", &[&eques()], &[&target("viking", 1.0)]);
+    let game = Game::first("romans", &[&eques()], &[&target("viking", 1.0)]);
     let out = game.play_ok(1, "melee eques viking\n");
     out.stdout_has(&["\n  eques attacks with 1 die: 1d6kh1 ["]);
     out.stdout_lacks("Charge");
@@ -938,7 +764,7 @@ fn melee_without_a_charge_attacks_with_the_troops_dice() {
 // 25" away then rides the full 24" and attacks from 1" away).
 #[test]
 fn charge_reaches_at_most_24_inches_and_the_melee_reach() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[&eques()],
         &[
@@ -964,7 +790,7 @@ fn charge_reaches_at_most_24_inches_and_the_melee_reach() {
 // charge.
 #[test]
 fn charge_is_refused_when_already_engaged() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[&eques()],
         &[&target("viking", 12.0), &viking("near", 13.0, 5.0, "")],
@@ -985,7 +811,7 @@ fn charge_is_refused_when_already_engaged() {
 // a horseman who has moved this turn cannot charge.
 #[test]
 fn charge_is_refused_after_moving() {
-    let game = Game::new("romans", &[&eques()], &[&target("viking", 12.0)]);
+    let game = Game::first("romans", &[&eques()], &[&target("viking", 12.0)]);
     let out = game.play_refused(
         1,
         "move eques 10 6\ncharge eques viking\n",
@@ -998,7 +824,7 @@ fn charge_is_refused_after_moving() {
 // through turns 2 and 3 and may ride again on turn 4.
 #[test]
 fn charge_is_used_once_every_3_turns() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[&eques()],
         // After the first charge the eques stands at (10, 26.5) facing north; `second` is 6"
@@ -1036,7 +862,7 @@ fn charge_is_used_once_every_3_turns() {
 // Guards "only cavalry": a figure without the Charge ability cannot charge.
 #[test]
 fn figure_without_the_charge_ability_cannot_charge() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[&legionary("legionary", 10.0, 5.0, "")],
         &[&target("viking", 10.0)],
@@ -1052,7 +878,7 @@ fn figure_without_the_charge_ability_cannot_charge() {
 // Guards that the Charge is triggered by a charge, not chosen: `activate` refuses it.
 #[test]
 fn charge_is_not_chosen_with_activate() {
-    let game = Game::new("romans", &[&eques()], &[&target("viking", 10.0)]);
+    let game = Game::first("romans", &[&eques()], &[&target("viking", 10.0)]);
     let out = game.play_refused(
         1,
         "activate eques charge\n",
@@ -1065,7 +891,7 @@ fn charge_is_not_chosen_with_activate() {
 // his target (facing east, the target north) turns to it and rides at it like one facing it.
 #[test]
 fn rider_standing_side_on_charges_a_target_in_reach() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &["{ id: eques, type: light_cavalry, at: [10, 5], facing: 90 }"],
         &[&target("viking", 22.0)],
@@ -1088,7 +914,7 @@ fn rider_standing_side_on_charges_a_target_in_reach() {
 // even after the script ends the use itself.
 #[test]
 fn host_refuses_a_spent_ability_to_scripts() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[&ulf()],
@@ -1133,7 +959,7 @@ fn transcript_of_script(out: &Output) -> String {
 // ending the charge early does not let a script use it again before turn 4.
 #[test]
 fn host_refuses_a_resting_ability_to_scripts() {
-    let game = Game::new("romans", &[&eques()], &[&target("viking", 10.0)]);
+    let game = Game::first("romans", &[&eques()], &[&target("viking", 10.0)]);
     let out = game.script(
         1,
         r#"let u = unit("eques");
@@ -1163,7 +989,7 @@ refused: eques: Charge must rest 2 turns between uses: it can be used again on t
 // rolled back with it, and the berserker can still go berserk.
 #[test]
 fn failed_action_spends_no_use() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[&ulf()],
@@ -1187,7 +1013,7 @@ fn failed_action_spends_no_use() {
 // Guards that a script cannot use an ability its unit does not have.
 #[test]
 fn host_refuses_an_ability_the_unit_lacks() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[&ulf()],
@@ -1207,7 +1033,7 @@ fn host_refuses_an_ability_the_unit_lacks() {
 // terms, as a rule refusing an action, not as a bug in the rules' script.
 #[test]
 fn activate_of_an_unknown_ability_is_refused_in_the_players_terms() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[&testudo_legionary("legionary", 10.0, 10.0)],
         &[&viking("viking", 14.0, 30.0, "")],
@@ -1456,7 +1282,7 @@ fn well_formed_ability_checks_clean() {
 // Guards `run --explain`: after each action, its trace as `  [explain] ...` lines.
 #[test]
 fn run_explain_prints_the_trace_after_each_action() {
-    let game = Game::new(
+    let game = Game::first(
         "romans",
         &[&testudo_legionary("legionary", 10.0, 10.0)],
         &[&viking("viking", 10.0, 12.0, "")],
@@ -1493,7 +1319,7 @@ legionary wins 4 to 3: viking is blocked until your next turn
 // Guards `:explain` at the prompt after a melee: the attack dice and defend dice lines.
 #[test]
 fn prompt_explain_lists_the_dice_of_the_last_melee() {
-    let game = Game::new(
+    let game = Game::first(
         "vikings",
         &[&legionary("legionary", 10.0, 10.0, "")],
         &[&viking("viking", 10.0, 12.0, ", stats: { attack: 3 }")],

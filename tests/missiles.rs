@@ -10,85 +10,8 @@
 
 mod common;
 
+use common::game::{Game, transcript};
 use common::{Output, Workspace, project_file, sandtable};
-
-/// One side of a test scenario: its units as YAML flow mappings.
-type Units<'a> = &'a [&'a str];
-
-/// A two-sided scenario on a 48" x 36" table that the Vikings play first: Rome (`romans`) on
-/// the south edge, the Vikings (`vikings`) on the north; `extra` goes before `sides:`.
-fn scenario(romans: Units, vikings: Units, extra: &str) -> String {
-    let mut yaml = String::from(
-        "name: Test\nruleset: playmobil\ntable: { width: 48, depth: 36 }\nfirst: vikings\n",
-    );
-    yaml.push_str(extra);
-    yaml.push_str("sides:\n");
-    for (id, name, edge, units) in [
-        ("romans", "Rome", "south", romans),
-        ("vikings", "The Vikings", "north", vikings),
-    ] {
-        yaml.push_str(&format!(
-            "  - id: {id}\n    name: {name}\n    edge: {edge}\n    units:\n"
-        ));
-        for u in units {
-            yaml.push_str(&format!("      - {u}\n"));
-        }
-    }
-    yaml
-}
-
-/// A scenario written into a temporary folder, played through the binary.
-struct Game {
-    ws: Workspace,
-}
-
-impl Game {
-    fn new(romans: Units, vikings: Units) -> Game {
-        Game::with(romans, vikings, "")
-    }
-
-    fn with(romans: Units, vikings: Units, extra: &str) -> Game {
-        let ws = Workspace::new();
-        ws.write("game.yaml", &scenario(romans, vikings, extra));
-        Game { ws }
-    }
-
-    /// Plays prompt lines at the piped prompt (which carries on after a refused action).
-    fn play(&self, seed: u64, lines: &str) -> Output {
-        let seed = seed.to_string();
-        let out = self
-            .ws
-            .sandtable(&["play", "game.yaml", "--seed", &seed], Some(lines));
-        out.no_panic();
-        out
-    }
-
-    /// Plays prompt lines that must all succeed.
-    #[track_caller]
-    fn play_ok(&self, seed: u64, lines: &str) -> Output {
-        let out = self.play(seed, lines);
-        out.expect_code(0);
-        assert!(out.stderr.is_empty(), "{}", out.stderr);
-        out
-    }
-
-    /// Plays prompt lines of which some are refused: exit status 1, every refusal in stderr.
-    #[track_caller]
-    fn play_refused(&self, seed: u64, lines: &str, refusals: &[&str]) -> Output {
-        let out = self.play(seed, lines);
-        out.expect_code(1).stderr_has(refusals);
-        out
-    }
-}
-
-/// What happened from the first typed line on (the set-up lines cut off).
-#[track_caller]
-fn transcript(out: &Output) -> &str {
-    match out.stdout.find("\n> ") {
-        Some(i) => &out.stdout[i + 1..],
-        None => panic!("no line was played:\n{}", out.stdout),
-    }
-}
 
 /// How many times `needle` occurs in standard output.
 fn count(out: &Output, needle: &str) -> usize {
@@ -264,6 +187,7 @@ false
 #[test]
 fn archery_line_of_sight_is_blocked_by_a_wood() {
     let game = Game::with(
+        Some("vikings"),
         &[&roman("hidden", "light_infantry", 30.0, 16.0, "")],
         &[&viking("archer", "infantry_archer", 30.0, 24.0, "")],
         "terrain:\n  - { kind: woods, name: the old oak, circle: { centre: [30, 20], radius: 1 } }\n",

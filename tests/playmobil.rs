@@ -11,120 +11,8 @@
 
 mod common;
 
-use common::{Output, Workspace, event_kinds, json_lines};
-
-/// One side of a test scenario: its units as YAML flow mappings.
-type Units<'a> = &'a [&'a str];
-
-/// A two-sided scenario on a 48" x 36" table: Rome (`romans`) on the south edge, the Vikings
-/// (`vikings`) on the north; `first` names the side that plays first (`None`: the
-/// preparation roll decides).
-fn scenario(first: Option<&str>, romans: Units, vikings: Units, extra: &str) -> String {
-    let mut yaml =
-        String::from("name: Test\nruleset: playmobil\ntable: { width: 48, depth: 36 }\n");
-    if let Some(f) = first {
-        yaml.push_str(&format!("first: {f}\n"));
-    }
-    yaml.push_str(extra);
-    yaml.push_str("sides:\n");
-    for (id, name, edge, units) in [
-        ("romans", "Rome", "south", romans),
-        ("vikings", "The Vikings", "north", vikings),
-    ] {
-        yaml.push_str(&format!(
-            "  - id: {id}\n    name: {name}\n    edge: {edge}\n    units:\n"
-        ));
-        for u in units {
-            yaml.push_str(&format!("      - {u}\n"));
-        }
-    }
-    yaml
-}
-
-/// A scenario written into a temporary folder, played through the binary.
-struct Game {
-    ws: Workspace,
-}
-
-impl Game {
-    /// A game the Vikings play first.
-    fn new(romans: Units, vikings: Units) -> Game {
-        Game::with(Some("vikings"), romans, vikings, "")
-    }
-
-    fn with(first: Option<&str>, romans: Units, vikings: Units, extra: &str) -> Game {
-        let ws = Workspace::new();
-        ws.write("game.yaml", &scenario(first, romans, vikings, extra));
-        Game { ws }
-    }
-
-    /// Plays prompt lines at the piped prompt (which carries on after a refused action).
-    fn play(&self, seed: u64, lines: &str) -> Output {
-        let seed = seed.to_string();
-        let out = self
-            .ws
-            .sandtable(&["play", "game.yaml", "--seed", &seed], Some(lines));
-        out.no_panic();
-        out
-    }
-
-    /// Plays prompt lines that must all succeed.
-    #[track_caller]
-    fn play_ok(&self, seed: u64, lines: &str) -> Output {
-        let out = self.play(seed, lines);
-        out.expect_code(0);
-        assert!(out.stderr.is_empty(), "{}", out.stderr);
-        out
-    }
-
-    /// Plays prompt lines of which some are refused: exit status 1, every refusal in stderr.
-    #[track_caller]
-    fn play_refused(&self, seed: u64, lines: &str, refusals: &[&str]) -> Output {
-        let out = self.play(seed, lines);
-        out.expect_code(1).stderr_has(refusals);
-        out
-    }
-
-    /// Runs a `.rhai` script in the game.
-    fn script(&self, seed: u64, code: &str) -> Output {
-        self.ws.write("turn.rhai", code);
-        let seed = seed.to_string();
-        let out = self.ws.sandtable(
-            &[
-                "run",
-                "turn.rhai",
-                "--scenario",
-                "game.yaml",
-                "--seed",
-                &seed,
-            ],
-            None,
-        );
-        out.no_panic();
-        out
-    }
-
-    /// Plays prompt lines with `--json` and parses the events.
-    #[track_caller]
-    fn events(&self, seed: u64, lines: &str) -> Vec<serde_json::Value> {
-        let seed = seed.to_string();
-        let out = self.ws.sandtable(
-            &["play", "game.yaml", "--seed", &seed, "--json"],
-            Some(lines),
-        );
-        out.expect_code(0);
-        json_lines(&out.stdout)
-    }
-}
-
-/// What happened from the first typed line on (the set-up lines cut off).
-#[track_caller]
-fn transcript(out: &Output) -> &str {
-    match out.stdout.find("\n> ") {
-        Some(i) => &out.stdout[i + 1..],
-        None => panic!("no line was played:\n{}", out.stdout),
-    }
-}
+use common::event_kinds;
+use common::game::{Game, legionary, transcript, viking};
 
 /// Seed 3, for one attacking die against two defending dice (heavy infantry against heavy
 /// infantry) as the first roll of the game: the attacker wins 4 to 2.
@@ -138,16 +26,6 @@ const DEFENDER_WINS: u64 = 5;
 /// The lines seed [`DEFENDER_WINS`] gives when `viking` attacks `legionary`.
 const LEGIONARY_BLOCKS_VIKING: &str =
     "legionary wins 5 to 2: viking is blocked until your next turn\n  viking is tagged `blocked`\n";
-
-/// A heavy infantryman of Rome facing north, with optional extra YAML fields.
-fn legionary(id: &str, x: f64, y: f64, extra: &str) -> String {
-    format!("{{ id: {id}, type: heavy_infantry, at: [{x}, {y}]{extra} }}")
-}
-
-/// A heavy infantryman of the Vikings facing south, with optional extra YAML fields.
-fn viking(id: &str, x: f64, y: f64, extra: &str) -> String {
-    format!("{{ id: {id}, type: heavy_infantry, at: [{x}, {y}], facing: 180{extra} }}")
-}
 
 // ---------------------------------------------------------------------------------------------
 // Combat resolution: "the highest roll wins. All ties go to the attacker."

@@ -1,0 +1,206 @@
+//! Small two-sided Playmobil scenarios written for one test each, and played through the
+//! binary: Rome on the south edge against the Vikings on the north, on a 48" x 36" table.
+
+use std::path::Path;
+
+use super::{Output, Workspace, json_lines, project, run_binary};
+
+/// One side of a test scenario: its units as YAML flow mappings.
+pub type Units<'a> = &'a [&'a str];
+
+/// The scenario: Rome (`romans`) on the south edge, the Vikings (`vikings`) on the north;
+/// `first` names the side that plays first (`None`: the preparation roll decides); `extra`
+/// goes before `sides:` (terrain, say).
+pub fn scenario(first: Option<&str>, romans: Units, vikings: Units, extra: &str) -> String {
+    let mut yaml =
+        String::from("name: Test\nruleset: playmobil\ntable: { width: 48, depth: 36 }\n");
+    if let Some(f) = first {
+        yaml.push_str(&format!("first: {f}\n"));
+    }
+    yaml.push_str(extra);
+    yaml.push_str("sides:\n");
+    for (id, name, edge, units) in [
+        ("romans", "Rome", "south", romans),
+        ("vikings", "The Vikings", "north", vikings),
+    ] {
+        yaml.push_str(&format!(
+            "  - id: {id}\n    name: {name}\n    edge: {edge}\n    units:\n"
+        ));
+        for u in units {
+            yaml.push_str(&format!("      - {u}\n"));
+        }
+    }
+    yaml
+}
+
+/// A heavy infantryman of Rome facing north, with optional extra YAML fields.
+pub fn legionary(id: &str, x: f64, y: f64, extra: &str) -> String {
+    format!("{{ id: {id}, type: heavy_infantry, at: [{x}, {y}]{extra} }}")
+}
+
+/// A heavy infantryman of the Vikings facing south, with optional extra YAML fields.
+pub fn viking(id: &str, x: f64, y: f64, extra: &str) -> String {
+    format!("{{ id: {id}, type: heavy_infantry, at: [{x}, {y}], facing: 180{extra} }}")
+}
+
+/// Copies a folder and everything in it.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a folder in the workspace");
+    for entry in std::fs::read_dir(from).expect("a readable folder") {
+        let entry = entry.expect("a folder entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("a file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("a copied file");
+        }
+    }
+}
+
+/// A scenario written into a temporary folder as `game.yaml`, played through the binary:
+/// either in this crate's project, or in a project of its own (a copy of this crate's
+/// `scripts/` plus the test's ability scripts).
+pub struct Game {
+    ws: Workspace,
+    own_project: bool,
+}
+
+impl Game {
+    /// A game the Vikings play first.
+    pub fn new(romans: Units, vikings: Units) -> Game {
+        Game::with(Some("vikings"), romans, vikings, "")
+    }
+
+    /// A game `first` plays first.
+    pub fn first(first: &str, romans: Units, vikings: Units) -> Game {
+        Game::with(Some(first), romans, vikings, "")
+    }
+
+    /// A game with everything said: who plays first and what goes before `sides:`.
+    pub fn with(first: Option<&str>, romans: Units, vikings: Units, extra: &str) -> Game {
+        let ws = Workspace::new();
+        ws.write("game.yaml", &scenario(first, romans, vikings, extra));
+        Game {
+            ws,
+            own_project: false,
+        }
+    }
+
+    /// A game in a project of its own: the real `scripts/` and, in `scripts/abilities/`, the
+    /// given `(name, script)` abilities.
+    pub fn with_abilities(
+        first: &str,
+        romans: Units,
+        vikings: Units,
+        abilities: &[(&str, &str)],
+    ) -> Game {
+        let ws = Workspace::new();
+        copy_dir(&project().join("scripts"), &ws.path().join("scripts"));
+        for (name, text) in abilities {
+            ws.write(&format!("scripts/abilities/{name}.rhai"), text);
+        }
+        ws.write("game.yaml", &scenario(Some(first), romans, vikings, ""));
+        Game {
+            ws,
+            own_project: true,
+        }
+    }
+
+    /// Runs the binary with `args` in the game's folder and project.
+    pub fn sandtable(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let out = if self.own_project {
+            let dir = self.ws.path().to_str().expect("a UTF-8 path");
+            let mut all = vec!["--project", dir];
+            all.extend_from_slice(args);
+            run_binary(self.ws.path(), &all, stdin)
+        } else {
+            self.ws.sandtable(args, stdin)
+        };
+        out.no_panic();
+        out
+    }
+
+    /// Plays prompt lines at the piped prompt (which carries on after a refused action).
+    pub fn play(&self, seed: u64, lines: &str) -> Output {
+        let seed = seed.to_string();
+        self.sandtable(&["play", "game.yaml", "--seed", &seed], Some(lines))
+    }
+
+    /// Plays prompt lines that must all succeed.
+    #[track_caller]
+    pub fn play_ok(&self, seed: u64, lines: &str) -> Output {
+        let out = self.play(seed, lines);
+        out.expect_code(0);
+        assert!(out.stderr.is_empty(), "{}", out.stderr);
+        out
+    }
+
+    /// Plays prompt lines of which some are refused: exit status 1, every refusal in stderr.
+    #[track_caller]
+    pub fn play_refused(&self, seed: u64, lines: &str, refusals: &[&str]) -> Output {
+        let out = self.play(seed, lines);
+        out.expect_code(1).stderr_has(refusals);
+        out
+    }
+
+    /// Runs a `.rhai` script in the game.
+    pub fn script(&self, seed: u64, code: &str) -> Output {
+        self.ws.write("turn.rhai", code);
+        let seed = seed.to_string();
+        self.sandtable(
+            &[
+                "run",
+                "turn.rhai",
+                "--scenario",
+                "game.yaml",
+                "--seed",
+                &seed,
+            ],
+            None,
+        )
+    }
+
+    /// Runs prompt lines as a batch file with `sandtable run`, with or without `--explain`.
+    pub fn run_lines(&self, seed: u64, lines: &str, explain: bool) -> Output {
+        self.ws.write("turn.txt", lines);
+        let seed = seed.to_string();
+        let mut args = vec![
+            "run",
+            "turn.txt",
+            "--scenario",
+            "game.yaml",
+            "--seed",
+            &seed,
+        ];
+        if explain {
+            args.push("--explain");
+        }
+        self.sandtable(&args, None)
+    }
+
+    /// `sandtable check game.yaml`.
+    pub fn check(&self) -> Output {
+        self.sandtable(&["check", "game.yaml"], None)
+    }
+
+    /// Plays prompt lines with `--json` and parses the events.
+    #[track_caller]
+    pub fn events(&self, seed: u64, lines: &str) -> Vec<serde_json::Value> {
+        let seed = seed.to_string();
+        let out = self.sandtable(
+            &["play", "game.yaml", "--seed", &seed, "--json"],
+            Some(lines),
+        );
+        out.expect_code(0);
+        json_lines(&out.stdout)
+    }
+}
+
+/// What happened from the first typed line on (the set-up lines cut off).
+#[track_caller]
+pub fn transcript(out: &Output) -> &str {
+    match out.stdout.find("\n> ") {
+        Some(i) => &out.stdout[i + 1..],
+        None => panic!("no line was played:\n{}", out.stdout),
+    }
+}
