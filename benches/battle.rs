@@ -101,7 +101,8 @@ fn scripted_against_native(c: &mut Criterion) {
 }
 
 /// Monte Carlo throughput: 200 battles of the default scenario on one and on two threads
-/// (each thread starts the scenario once, about 5 ms, then restores it before every battle).
+/// (each thread compiles the scripts once, about 4 ms, then starts every battle over from the
+/// scenario on its run's stream).
 fn sim(c: &mut Criterion) {
     let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
     let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();

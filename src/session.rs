@@ -151,17 +151,35 @@ impl Session {
             session.load_script(project, &path)?;
         }
         session.load_abilities(project)?;
-        if let Some(first) = session.scenario.first.clone() {
-            session
-                .state
+        session.set_up()?;
+        Ok(session)
+    }
+
+    /// Sets the fresh game up: the side the scenario names plays first, then the ruleset's
+    /// `setup` verb (a preparation roll, say) runs.
+    fn set_up(&mut self) -> Result<(), Error> {
+        if let Some(first) = self.scenario.first.clone() {
+            self.state
                 .borrow_mut()
                 .set_turn(1, &first)
                 .map_err(|m| Error::other(m, None))?;
         }
-        if session.has_setup {
-            let _ = session.call(SETUP, Vec::new())?;
+        if self.has_setup {
+            let _ = self.call(SETUP, Vec::new())?;
         }
-        Ok(session)
+        Ok(())
+    }
+
+    /// Starts the game again from the scenario, drawing every roll and shuffle from `rng`:
+    /// a fresh state (decks shuffled by `rng`), then the set-up, as [`Session::new`] does,
+    /// with the scripts kept compiled, so it costs what the set-up costs. Simulations start
+    /// each run this way, so that a preparation roll or a shuffle differs from run to run.
+    pub fn start_over(&mut self, seed: u64, rng: crate::rng::GameRng) -> Result<(), Error> {
+        *self.state.borrow_mut() = GameState::with_rng(&self.scenario, seed, rng);
+        self.past.clear();
+        self.future.clear();
+        self.emitted = 0;
+        self.set_up()
     }
 
     /// Compiles a rule script, runs its top level once and adds its functions (replacing any
@@ -766,6 +784,32 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "not in docs/api.md: {missing:?}");
+    }
+
+    /// Each simulated run starts from the scenario on its own stream: the preparation roll
+    /// (in a scenario that names no first side) differs between runs, and a run started
+    /// twice is the same game.
+    #[test]
+    fn start_over_rolls_the_set_up_again_on_the_new_stream() {
+        let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let path = project.root().join("scenarios/hoplites_vs_persians.yaml");
+        let scenario = Scenario::load(&project, &path).unwrap();
+        assert!(
+            scenario.first.is_none(),
+            "the test needs a preparation roll"
+        );
+        let mut s = Session::new(&project, scenario, 1).unwrap();
+        let mut first_sides = std::collections::BTreeSet::new();
+        for run in 0..20 {
+            s.start_over(1, crate::rng::GameRng::for_run(1, run))
+                .unwrap();
+            first_sides.insert(s.state().active_side.clone());
+        }
+        assert_eq!(first_sides.len(), 2, "one side always moved first");
+        s.start_over(1, crate::rng::GameRng::for_run(1, 7)).unwrap();
+        let once = s.take_events();
+        s.start_over(1, crate::rng::GameRng::for_run(1, 7)).unwrap();
+        assert_eq!(s.take_events(), once);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Monte Carlo: many battles auto-played with the ruleset's policy, tallied as they finish.
 //!
-//! Run `i` plays on its own stream, [`GameRng::for_run`]`(seed, i)`, from the game as the
-//! scenario sets it up, so a run's result does not depend on which thread plays it. Tallies
+//! Run `i` plays on its own stream, [`GameRng::for_run`]`(seed, i)`, from the scenario's
+//! start: its decks shuffled, its set-up (a preparation roll, say) and the battle all draw
+//! from that stream, so a run's result does not depend on which thread plays it. Tallies
 //! are whole-number sums, added in any order to the same totals: the report is identical for
 //! any thread count. Nothing is kept per battle, so memory stays flat as the runs grow.
 //!
@@ -224,22 +225,23 @@ fn worker(
 ) -> Result<Vec<VariantTally>, Error> {
     let mut sessions = Vec::new();
     for v in variants {
-        let session = Session::new(project, v.clone(), seed)?;
-        let start = session.snapshot();
-        sessions.push((session, start));
+        sessions.push(Session::new(project, v.clone(), seed)?);
     }
     let sides: Vec<String> = variants[0].sides.iter().map(|s| s.id.clone()).collect();
     let mut out: Vec<VariantTally> = vec![Default::default(); variants.len()];
     for run in std::iter::from_fn(|| queue.take()).flatten() {
         let mut base_winner: Option<String> = None;
-        for (i, (session, start)) in sessions.iter_mut().enumerate() {
-            session.restore(start.clone());
-            session.set_rng(GameRng::for_run(seed, run));
+        for (i, session) in sessions.iter_mut().enumerate() {
             let tally = &mut out[i].0;
             tally.runs += 1;
-            let winner = match session.play_battle(MAX_TURNS, |s| {
-                s.take_events();
-            }) {
+            let played = session
+                .start_over(seed, GameRng::for_run(seed, run))
+                .and_then(|()| {
+                    session.play_battle(MAX_TURNS, |s| {
+                        s.take_events();
+                    })
+                });
+            let winner = match played {
                 Ok(outcome) => {
                     tally.turns += outcome.turn.max(0) as u64;
                     match &outcome.winner {

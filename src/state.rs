@@ -101,11 +101,17 @@ impl GameState {
     /// A fresh game of `scenario` seeded with `seed`: logs the seed, then shuffles and cuts the
     /// scenario's decks.
     pub fn new(scenario: &Scenario, seed: u64) -> Self {
+        GameState::with_rng(scenario, seed, GameRng::new(seed))
+    }
+
+    /// As [`GameState::new`], drawing from `rng` (run `i` of a simulation, say) rather than
+    /// from a generator seeded with `seed`, which is only logged.
+    pub fn with_rng(scenario: &Scenario, seed: u64, rng: GameRng) -> Self {
         let mut state = GameState {
             battlefield: scenario.battlefield.clone(),
             sides: scenario.sides.clone(),
             decks: BTreeMap::new(),
-            rng: GameRng::new(seed),
+            rng,
             turn: 0,
             active_side: scenario
                 .first
