@@ -52,8 +52,12 @@ impl Chance {
 /// What an action can lead to, and how likely each result is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActionOdds {
-    /// Each result with its chance, the likeliest first.
+    /// Each result with its chance, the likeliest first: what changed, less the changes
+    /// every result shares (`no other change` when that is all).
     pub outcomes: Vec<(String, Chance)>,
+    /// The changes found in every result (`viking_1 attacked`), said once; empty when
+    /// there is only one result.
+    pub always: Vec<String>,
     /// How many branches were played (exact) or runs made (estimate).
     pub plays: u64,
     /// Why the answer is an estimate, when it is one.
@@ -102,7 +106,7 @@ fn exact(
 ) -> Result<Result<ActionOdds, String>, Error> {
     let path: Rc<RefCell<Vec<(u32, u32)>>> = Rc::default();
     let pos: Rc<Cell<usize>> = Rc::default();
-    let mut totals: BTreeMap<String, Fraction> = BTreeMap::new();
+    let mut totals: BTreeMap<Vec<String>, Fraction> = BTreeMap::new();
     let mut plays = 0u64;
     loop {
         pos.set(0);
@@ -132,7 +136,7 @@ fn exact(
         let outcome = match result {
             Ok(outcome) => outcome,
             Err(e) if plays == 0 => return Err(e),
-            Err(e) => format!("refused: {e}"),
+            Err(e) => vec![format!("refused: {e}")],
         };
         if used_rng {
             return Ok(Err(
@@ -173,49 +177,35 @@ fn exact(
             )));
         }
     }
-    let mut outcomes: Vec<(String, Chance)> = totals
+    let outcomes = totals
         .into_iter()
         .map(|(k, f)| (k, Chance::Exact(f)))
         .collect();
-    sort(&mut outcomes);
-    Ok(Ok(ActionOdds {
-        outcomes,
-        plays,
-        estimated_because: None,
-    }))
+    Ok(Ok(ActionOdds::new(outcomes, plays, None)))
 }
 
 fn estimate(session: &mut Session, line: &str, budget: OddsBudget, why: String) -> ActionOdds {
-    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    let mut counts: BTreeMap<Vec<String>, u64> = BTreeMap::new();
     let runs = budget.runs.max(1);
     for run in 0..runs {
         let outcome = session.hypothetically(|s| {
             s.set_rng(GameRng::for_run(budget.seed, run));
-            play(s, line).unwrap_or_else(|e| format!("refused: {e}"))
+            play(s, line).unwrap_or_else(|e| vec![format!("refused: {e}")])
         });
         *counts.entry(outcome).or_insert(0) += 1;
     }
-    let mut outcomes: Vec<(String, Chance)> = counts
+    let outcomes = counts
         .into_iter()
         .map(|(k, c)| {
             let (p, plus_minus) = crate::odds::share_with_interval(c, runs);
             (k, Chance::Estimate { p, plus_minus })
         })
         .collect();
-    sort(&mut outcomes);
-    ActionOdds {
-        outcomes,
-        plays: runs,
-        estimated_because: Some(why),
-    }
-}
-
-fn sort(outcomes: &mut [(String, Chance)]) {
-    outcomes.sort_by(|a, b| b.1.value().total_cmp(&a.1.value()).then(a.0.cmp(&b.0)));
+    ActionOdds::new(outcomes, runs, Some(why))
 }
 
 /// Plays the line and says what it did to the units.
-fn play(session: &mut Session, line: &str) -> Result<String, Error> {
+fn play(session: &mut Session, line: &str) -> Result<Vec<String>, Error> {
     let before: Vec<Unit> = session.state().battlefield.units().to_vec();
     command::run_line(session, "<odds>", line)?;
     let state = session.state();
@@ -224,8 +214,8 @@ fn play(session: &mut Session, line: &str) -> Result<String, Error> {
 }
 
 /// What changed, unit by unit: `legionary_2 removed`, `viking_1 +1 hits`, `viking_1 shaken`,
-/// `viking_1 no longer shaken`; `no change` when nothing did.
-pub fn describe(before: &[Unit], after: &[Unit]) -> String {
+/// `viking_1 no longer shaken`; empty when nothing did.
+pub fn describe(before: &[Unit], after: &[Unit]) -> Vec<String> {
     let mut parts = Vec::new();
     for (b, a) in before.iter().zip(after) {
         if b.in_play && !a.in_play {
@@ -250,11 +240,7 @@ pub fn describe(before: &[Unit], after: &[Unit]) -> String {
     for a in after.iter().skip(before.len()) {
         parts.push(format!("{} arrives", a.id));
     }
-    if parts.is_empty() {
-        "no change".into()
-    } else {
-        parts.join(", ")
-    }
+    parts
 }
 
 /// A bar of `share` (0 to 1) of `width` blocks, for charts in the terminal.
@@ -263,18 +249,63 @@ pub fn bar(share: f64, width: usize) -> String {
 }
 
 impl ActionOdds {
+    /// Labels the results, stating once the changes they all share, likeliest first.
+    fn new(
+        results: Vec<(Vec<String>, Chance)>,
+        plays: u64,
+        estimated_because: Option<String>,
+    ) -> ActionOdds {
+        let always: Vec<String> = match results.split_first() {
+            Some(((first, _), rest)) if !rest.is_empty() => first
+                .iter()
+                .filter(|c| rest.iter().all(|(r, _)| r.contains(c)))
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut outcomes: Vec<(String, Chance)> = results
+            .into_iter()
+            .map(|(changes, chance)| {
+                let own: Vec<String> = changes
+                    .into_iter()
+                    .filter(|c| !always.contains(c))
+                    .collect();
+                let label = match (own.is_empty(), always.is_empty()) {
+                    (false, _) => own.join(", "),
+                    (true, true) => "no change".to_string(),
+                    (true, false) => "no other change".to_string(),
+                };
+                (label, chance)
+            })
+            .collect();
+        outcomes.sort_by(|a, b| b.1.value().total_cmp(&a.1.value()).then(a.0.cmp(&b.0)));
+        ActionOdds {
+            outcomes,
+            always,
+            plays,
+            estimated_because,
+        }
+    }
+
     /// The odds as text: one line per result with its chance and a bar.
     pub fn render(&self, line: &str) -> String {
         let mut out = match &self.estimated_because {
             None => format!(
-                "odds of `{line}`: exact, over {} branches of the dice\n",
-                self.plays
+                "odds of `{line}`: exact, over {} of the dice\n",
+                if self.plays == 1 {
+                    "the one branch".to_string()
+                } else {
+                    format!("{} branches", self.plays)
+                }
             ),
             Some(why) => format!(
                 "odds of `{line}`: estimated from {} seeded runs, because {why}\n",
                 self.plays
             ),
         };
+        if !self.always.is_empty() {
+            out.push_str(&format!("  in every result: {}\n", self.always.join(", ")));
+        }
         let cells: Vec<(String, &String, f64)> = self
             .outcomes
             .iter()
@@ -316,6 +347,7 @@ impl ActionOdds {
             "exact": self.estimated_because.is_none(),
             "plays": self.plays,
             "estimated_because": self.estimated_because,
+            "in_every_outcome": self.always,
             "outcomes": outcomes,
         })
     }
