@@ -127,7 +127,10 @@ fn melee_action_odds_match_the_hand_worked_91_in_216() {
         .expect("an outcome where the legionary falls");
     assert_eq!(removed["fraction"], "91/216");
     // Attacking happens whatever the dice: said once, not in each result.
-    assert_eq!(v["in_every_outcome"], serde_json::json!(["viking_1 attacked"]));
+    assert_eq!(
+        v["in_every_outcome"],
+        serde_json::json!(["viking_1 attacked"])
+    );
     assert_eq!(removed["outcome"], "legionary_1 removed, viking_1 may step");
 }
 

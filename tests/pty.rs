@@ -79,3 +79,36 @@ fn strip_escapes(text: &str) -> String {
     }
     out
 }
+
+// Guards "a progress bar on a terminal": on a pseudo-terminal `sim` draws its bar on standard
+// error while the battles run (the piped case, with no bar, is in tests/sim.rs), and clears
+// it before the report.
+#[test]
+fn sim_on_a_terminal_shows_a_progress_bar() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    }
+    let command = format!(
+        "{} --project {} sim {}/scenarios/romans_vs_vikings.yaml --runs 120 --seed 1 --threads 1",
+        common::BINARY,
+        env!("CARGO_MANIFEST_DIR"),
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm")
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    let screen = strip_escapes(&String::from_utf8_lossy(&out.stdout).replace('\r', "\n"));
+    assert!(
+        screen.contains("/120 battles,") && screen.contains("a second"),
+        "no progress bar: {screen}"
+    );
+    assert!(
+        screen.contains("120 battles from seed 1"),
+        "no report: {screen}"
+    );
+}

@@ -89,19 +89,20 @@ fn sim_with_a_house_rule_reports_the_paired_difference() {
 fn sim_text_report_names_both_columns() {
     let scenario = project_file("scenarios/romans_vs_vikings.yaml");
     let rule = project_file("examples/house_rules/ties_to_defender.rhai");
-    sandtable(
+    let out = sandtable(
         &[
             "sim", &scenario, "--runs", "10", "--seed", "3", "--with", &rule,
         ],
         None,
-    )
-    .expect_code(0)
-    .stdout_has(&[
+    );
+    out.expect_code(0).stdout_has(&[
         "10 battles from seed 3",
         "rules as written:",
         "ties_to_defender.rhai against the rules as written (paired, same seeds):",
         "The Vikings win",
     ]);
+    // Piped, as here, there is no progress bar.
+    assert_eq!(out.stderr, "");
 }
 
 #[test]
