@@ -70,6 +70,26 @@ impl Tally {
     pub fn win_rate(&self, side: &str) -> (f64, f64) {
         crate::odds::share_with_interval(self.wins.get(side).copied().unwrap_or(0), self.runs)
     }
+
+    /// Battles a side lost: another side won (draws and battles that ended in an error are
+    /// neither won nor lost).
+    pub fn losses(&self, side: &str) -> u64 {
+        self.wins
+            .iter()
+            .filter(|(s, _)| s.as_str() != side)
+            .map(|(_, w)| w)
+            .sum()
+    }
+
+    /// A side's loss rate and the half-width of its 95% interval.
+    pub fn loss_rate(&self, side: &str) -> (f64, f64) {
+        crate::odds::share_with_interval(self.losses(side), self.runs)
+    }
+
+    /// The draw rate and the half-width of its 95% interval.
+    pub fn draw_rate(&self) -> (f64, f64) {
+        crate::odds::share_with_interval(self.draws, self.runs)
+    }
 }
 
 /// The paired difference of one side's wins between a house rule and the plain rules.
@@ -294,6 +314,22 @@ mod tests {
         let (mean, pm) = p.difference();
         assert!((mean - 0.25).abs() < 1e-12);
         assert!((pm - 1.96 * (0.916_666_666_666_666_6f64 / 4.0).sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn losses_are_the_other_sides_wins() {
+        let mut t = Tally {
+            runs: 10,
+            draws: 2,
+            errors: 1,
+            ..Default::default()
+        };
+        t.wins.insert("a".into(), 4);
+        t.wins.insert("b".into(), 3);
+        assert_eq!(t.losses("a"), 3);
+        assert_eq!(t.losses("b"), 4);
+        assert_eq!(t.loss_rate("a").0, 0.3);
+        assert_eq!(t.draw_rate().0, 0.2);
     }
 
     #[test]

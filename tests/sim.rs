@@ -28,6 +28,10 @@ fn sim_results_are_identical_for_one_and_two_threads() {
         .map(|s| s["wins"].as_u64().unwrap())
         .sum();
     assert_eq!(wins + base["draws"].as_u64().unwrap(), 30);
+    // With two sides, one's losses are the other's wins.
+    let sides = base["sides"].as_array().unwrap();
+    assert_eq!(sides[0]["losses"], sides[1]["wins"]);
+    assert_eq!(sides[1]["losses"], sides[0]["wins"]);
 }
 
 // A house rule with a bug (a function that does not exist) fails some battles; the count and the first failure (the lowest run,

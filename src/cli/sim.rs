@@ -74,13 +74,19 @@ fn print(report: &Report, seed: u64, name: &str) {
         outln!("\n{label}:");
         for (id, side) in &report.sides {
             let (p, pm) = t.win_rate(id);
+            let (l, lm) = t.loss_rate(id);
             let surv = t.survivors.get(id).copied().unwrap_or(0) as f64 / t.runs.max(1) as f64;
-            outln!("  {side:<20} wins {:>16}   survivors {surv:.2}", pct(p, pm));
+            outln!(
+                "  {side:<20} wins {:>13}   loses {:>13}   survivors {surv:.2}",
+                pct(p, pm),
+                pct(l, lm)
+            );
         }
         let n = t.runs.max(1) as f64;
+        let (d, dm) = t.draw_rate();
         outln!(
-            "  draws {:.1}%, turns {:.2} on average",
-            t.draws as f64 / n * 100.0,
+            "  draws {}, turns {:.2} on average",
+            pct(d, dm),
             t.turns as f64 / n
         );
         let troops: Vec<String> = t
@@ -129,15 +135,19 @@ fn tally_json(report: &Report, t: &Tally) -> serde_json::Value {
         .iter()
         .map(|(id, name)| {
             let (p, pm) = t.win_rate(id);
+            let (l, lm) = t.loss_rate(id);
             json!({
                 "side": id, "name": name, "wins": t.wins.get(id).copied().unwrap_or(0),
                 "win_rate": p, "plus_minus_95": pm,
+                "losses": t.losses(id), "loss_rate": l, "loss_plus_minus_95": lm,
                 "survivors_mean": t.survivors.get(id).copied().unwrap_or(0) as f64 / t.runs.max(1) as f64,
             })
         })
         .collect();
+    let (d, dm) = t.draw_rate();
     json!({
-        "runs": t.runs, "draws": t.draws, "errors": t.errors, "first_error": t.first_error.as_ref().map(|(run, e)| format!("run {run}: {e}")),
+        "runs": t.runs, "draws": t.draws, "draw_rate": d, "draw_plus_minus_95": dm,
+        "errors": t.errors, "first_error": t.first_error.as_ref().map(|(run, e)| format!("run {run}: {e}")),
         "turns_mean": t.turns as f64 / t.runs.max(1) as f64,
         "sides": sides, "survivors_by_troop": t.survivors_by_troop,
     })
