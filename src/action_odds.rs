@@ -290,13 +290,11 @@ impl ActionOdds {
     /// The odds as text: one line per result with its chance and a bar.
     pub fn render(&self, line: &str) -> String {
         let mut out = match &self.estimated_because {
+            // One branch: no dice are rolled (or only dice with one face).
+            None if self.plays == 1 => format!("odds of `{line}`: certain, no dice decide it\n"),
             None => format!(
-                "odds of `{line}`: exact, over {} of the dice\n",
-                if self.plays == 1 {
-                    "the one branch".to_string()
-                } else {
-                    format!("{} branches", self.plays)
-                }
+                "odds of `{line}`: exact, over {} branches of the dice\n",
+                self.plays
             ),
             Some(why) => format!(
                 "odds of `{line}`: estimated from {} seeded runs, because {why}\n",

@@ -182,3 +182,15 @@ fn action_odds_fall_back_to_monte_carlo_within_the_interval() {
     // The game is as it was.
     assert_eq!(session.state().log.len(), events_before);
 }
+
+// An action no die decides is certain, and says so rather than counting one branch.
+#[test]
+fn action_without_dice_is_certain() {
+    sandtable(&["odds", "--action", "move viking_1 17 19"], None)
+        .expect_code(0)
+        .stdout_has(&[
+            "odds of `move viking_1 17 19`: certain, no dice decide it",
+            "1/1",
+            "viking_1 moved",
+        ]);
+}
