@@ -49,7 +49,8 @@ pub struct Common {
     /// Seed for every roll and shuffle (default: the scenario's seed, else from the clock)
     #[arg(long, global = true, value_parser = clap::value_parser!(u64).range(..=i64::MAX as u64))]
     seed: Option<u64>,
-    /// Machine-readable output: one JSON object per line for events
+    /// Machine-readable output: JSON, one object per line for events (one object for the
+    /// whole report of `sim` and `odds`)
     #[arg(long, global = true)]
     json: bool,
     /// The project folder holding scripts/ and scenarios/ (default: found from the current folder)
