@@ -176,6 +176,18 @@ pub enum Error {
 }
 
 impl Error {
+    /// Whether a script was stopped for running away (out of time or operations): a script
+    /// that does so once will likely do so every time it is called.
+    pub fn is_runaway(&self) -> bool {
+        let help = match self {
+            Error::Script(d) => d.help.as_deref(),
+            // A script stopped between two operations has no position to point at.
+            Error::Other { help, .. } => help.as_deref(),
+            _ => None,
+        };
+        help == Some(crate::script::error::RUNAWAY_HELP)
+    }
+
     /// The process exit status for this error: 2 for bad usage, 1 otherwise.
     pub fn exit_code(&self) -> u8 {
         match self {

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::error::Error;
 use crate::project::Project;
@@ -175,6 +175,7 @@ pub fn simulate(
         next: AtomicU64::new(0),
         runs,
         block,
+        stop: AtomicBool::new(false),
     };
     let done = AtomicU64::new(0);
     let results: Vec<Result<Vec<VariantTally>, Error>> = std::thread::scope(|scope| {
@@ -225,11 +226,16 @@ struct Queue {
     next: AtomicU64,
     runs: u64,
     block: u64,
+    /// Set when a worker meets a script that runs away: the others take no more runs.
+    stop: AtomicBool,
 }
 
 impl Queue {
-    /// The next block of runs, or `None` when all are taken.
+    /// The next block of runs, or `None` when all are taken (or the simulation stops).
     fn take(&self) -> Option<std::ops::Range<u64>> {
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
         let start = self.next.fetch_add(self.block, Ordering::Relaxed);
         (start < self.runs).then(|| start..(start + self.block).min(self.runs))
     }
@@ -274,6 +280,12 @@ fn worker(
                         *tally.survivors_by_troop.entry(u.troop.clone()).or_default() += 1;
                     }
                     outcome.winner
+                }
+                // A script that runs out of its time or operations would do so battle after
+                // battle, a time budget each: stop the whole simulation with its diagnostic.
+                Err(e) if e.is_runaway() => {
+                    queue.stop.store(true, Ordering::Relaxed);
+                    return Err(e);
                 }
                 Err(e) => {
                     tally.errors += 1;

@@ -58,6 +58,38 @@ fn sim_errors_are_counted_identically_for_any_thread_count() {
     assert_eq!(one["base"]["errors"], 0);
 }
 
+// A house rule that loops for ever would spend its whole time budget in every battle: the
+// simulation stops at the first one, with the script's diagnostic, instead of crawling.
+#[test]
+fn sim_stops_at_a_script_that_runs_away() {
+    let ws = Workspace::new();
+    let rule = ws.write(
+        "endless.rhai",
+        "private fn attacker_wins(a, d) { loop { } }\n",
+    );
+    let scenario = project_file("scenarios/romans_vs_vikings.yaml");
+    let out = sandtable(
+        &[
+            "sim",
+            &scenario,
+            "--runs",
+            "10000",
+            "--with",
+            rule.to_str().unwrap(),
+        ],
+        None,
+    );
+    // (Out of operations or out of time, whichever comes first on this machine.)
+    out.expect_code(1)
+        .stderr_has(&["look for a loop that never ends"]);
+    assert!(
+        out.stderr.contains("time budget") || out.stderr.contains("operations"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.elapsed.as_secs() < 15, "took {:?}", out.elapsed);
+}
+
 #[test]
 fn sim_with_a_house_rule_reports_the_paired_difference() {
     let rule = project_file("examples/house_rules/ties_to_defender.rhai");

@@ -13,6 +13,10 @@ use crate::error::{Error, ScriptDiagnostic, line_col_to_byte};
 use crate::script::api::HostError;
 use crate::script::engine::{Limits, OUT_OF_TIME};
 
+/// The help of every error that stops a script running away (its time budget, its
+/// operations, or a stop the host asked for): [`Error::is_runaway`] recognises it.
+pub const RUNAWAY_HELP: &str = "look for a loop that never ends";
+
 /// Script texts by source name, so diagnostics can show the offending line.
 #[derive(Clone, Debug, Default)]
 pub struct Sources {
@@ -146,15 +150,15 @@ impl Sources {
                     "script ran longer than its time budget of {:?}",
                     limits.time_budget
                 ),
-                Some("look for a loop that never ends".into()),
+                Some(RUNAWAY_HELP.into()),
             ),
             EvalAltResult::ErrorTerminated(reason, _) => (
                 format!("script stopped: {reason}"),
-                Some("look for a loop that never ends".into()),
+                Some(RUNAWAY_HELP.into()),
             ),
             EvalAltResult::ErrorTooManyOperations(_) => (
                 format!("script ran more than {} operations", limits.max_operations),
-                Some("look for a loop that never ends".into()),
+                Some(RUNAWAY_HELP.into()),
             ),
             EvalAltResult::ErrorStackOverflow(_) => (
                 format!(
