@@ -94,7 +94,7 @@ pub fn action_odds(
 ) -> Result<ActionOdds, Error> {
     match exact(session, line, budget.branches)? {
         Ok(odds) => Ok(odds),
-        Err(why) => Ok(estimate(session, line, budget, why)),
+        Err(why) => estimate(session, line, budget, why),
     }
 }
 
@@ -135,8 +135,10 @@ fn exact(
         });
         let outcome = match result {
             Ok(outcome) => outcome,
-            Err(e) if plays == 0 => return Err(e),
-            Err(e) => vec![format!("refused: {e}")],
+            // Refused on some dice only (a roll the rules check): one more result.
+            Err(e @ Error::Rules { .. }) if plays > 0 => vec![format!("refused: {e}")],
+            // Refused whatever the dice, or a bug in a script: no odds to give.
+            Err(e) => return Err(e),
         };
         if used_rng {
             return Ok(Err(
@@ -184,14 +186,25 @@ fn exact(
     Ok(Ok(ActionOdds::new(outcomes, plays, None)))
 }
 
-fn estimate(session: &mut Session, line: &str, budget: OddsBudget, why: String) -> ActionOdds {
+fn estimate(
+    session: &mut Session,
+    line: &str,
+    budget: OddsBudget,
+    why: String,
+) -> Result<ActionOdds, Error> {
     let mut counts: BTreeMap<Vec<String>, u64> = BTreeMap::new();
     let runs = budget.runs.max(1);
     for run in 0..runs {
         let outcome = session.hypothetically(|s| {
             s.set_rng(GameRng::for_run(budget.seed, run));
-            play(s, line).unwrap_or_else(|e| vec![format!("refused: {e}")])
+            play(s, line)
         });
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
+            Err(e @ Error::Rules { .. }) => vec![format!("refused: {e}")],
+            // A bug in a script (or one that runs away) would fail run after run.
+            Err(e) => return Err(e),
+        };
         *counts.entry(outcome).or_insert(0) += 1;
     }
     let outcomes = counts
@@ -201,7 +214,7 @@ fn estimate(session: &mut Session, line: &str, budget: OddsBudget, why: String) 
             (k, Chance::Estimate { p, plus_minus })
         })
         .collect();
-    ActionOdds::new(outcomes, runs, Some(why))
+    Ok(ActionOdds::new(outcomes, runs, Some(why)))
 }
 
 /// Plays the line and says what it did to the units.

@@ -194,3 +194,32 @@ fn action_without_dice_is_certain() {
             "viking_1 moved",
         ]);
 }
+
+// A rule that refuses on some dice only gives a `refused` result; a bug on some dice is an
+// error, not a result: the odds would be of a broken rule.
+#[test]
+fn action_odds_stop_at_a_bug_that_some_dice_reach() {
+    let ws = common::Workspace::new();
+    let scenario = std::fs::read_to_string(common::project_file(
+        "examples/house_rules/romans_vs_vikings_ties_to_defender.yaml",
+    ))
+    .unwrap()
+    .replace("ties_to_defender.rhai", "buggy.rhai");
+    ws.write("game.yaml", &scenario);
+    ws.write(
+        "buggy.rhai",
+        "private fn attacker_wins(a, d) { if a == 6 { return no_such_rule(a); } a >= d }\n",
+    );
+    ws.sandtable(
+        &[
+            "odds",
+            "--action",
+            "melee viking_1 legionary_1",
+            "--scenario",
+            "game.yaml",
+        ],
+        None,
+    )
+    .expect_code(1)
+    .stderr_has(&["no_such_rule"]);
+}
