@@ -149,7 +149,12 @@ fn tally_json(report: &Report, t: &Tally) -> serde_json::Value {
         "runs": t.runs, "draws": t.draws, "draw_rate": d, "draw_plus_minus_95": dm,
         "errors": t.errors, "first_error": t.first_error.as_ref().map(|(run, e)| format!("run {run}: {e}")),
         "turns_mean": t.turns as f64 / t.runs.max(1) as f64,
-        "sides": sides, "survivors_by_troop": t.survivors_by_troop,
+        "sides": sides,
+        "survivors_by_troop_mean": t
+            .survivors_by_troop
+            .iter()
+            .map(|(k, v)| (k.clone(), json!(*v as f64 / t.runs.max(1) as f64)))
+            .collect::<serde_json::Map<_, _>>(),
     })
 }
 
