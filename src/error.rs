@@ -3,8 +3,8 @@
 //! Each source of input has its own miette diagnostic type, built from the source text and a
 //! span: [`DiceDiagnostic`] (dice expressions), [`YamlDiagnostic`] (scenarios and ruleset
 //! data), [`ScriptDiagnostic`] (Rhai scripts) and [`LineDiagnostic`] (a line typed at the
-//! prompt). [`Error`] gathers them with the other failures and says which exit status each
-//! one gives: 1 when the game or a script reports an error, 2 for bad usage.
+//! prompt). [`Error`](enum@Error) gathers them with the other failures and says which exit
+//! status each one gives: 1 when the game or a script reports an error, 2 for bad usage.
 
 use std::ops::Range;
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //!
 //! The layers, each depending only on those above it:
 //! 1. host primitives, plain Rust: [`rng`], [`dice`], [`cards`], [`geometry`], [`terrain`],
-//!    [`grid`], [`unit`], [`battlefield`];
+//!    [`grid`], [`unit`](mod@unit), [`battlefield`];
 //! 2. scripting: [`script`] (the sandboxed Rhai engine and the host API);
 //! 3. the session: [`scenario`], [`ruleset`], [`state`], [`event`], [`session`];
 //! 4. front ends: [`command`] (lines typed at the prompt) and [`cli`].
