@@ -159,6 +159,11 @@ pub enum Error {
         #[help]
         help: Option<String>,
     },
+    /// A script stopped for running away: out of its time budget or its operations (the
+    /// diagnostic says which).
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Runaway(Box<Error>),
     /// Several problems found in one go (a scenario with more than one mistake).
     #[error("{message}")]
     #[diagnostic(code(sandtable::problems))]
@@ -179,13 +184,7 @@ impl Error {
     /// Whether a script was stopped for running away (out of time or operations): a script
     /// that does so once will likely do so every time it is called.
     pub fn is_runaway(&self) -> bool {
-        let help = match self {
-            Error::Script(d) => d.help.as_deref(),
-            // A script stopped between two operations has no position to point at.
-            Error::Other { help, .. } => help.as_deref(),
-            _ => None,
-        };
-        help == Some(crate::script::error::RUNAWAY_HELP)
+        matches!(self, Error::Runaway(_))
     }
 
     /// The process exit status for this error: 2 for bad usage, 1 otherwise.

@@ -14,8 +14,8 @@ use crate::script::api::HostError;
 use crate::script::engine::{Limits, OUT_OF_TIME};
 
 /// The help of every error that stops a script running away (its time budget, its
-/// operations, or a stop the host asked for): [`Error::is_runaway`] recognises it.
-pub const RUNAWAY_HELP: &str = "look for a loop that never ends";
+/// operations, or a stop the host asked for).
+const RUNAWAY_HELP: &str = "look for a loop that never ends";
 
 /// Script texts by source name, so diagnostics can show the offending line.
 #[derive(Clone, Debug, Default)]
@@ -134,6 +134,10 @@ impl Sources {
             )
         };
         let pos = err.position();
+        let runaway = matches!(
+            err,
+            EvalAltResult::ErrorTerminated(..) | EvalAltResult::ErrorTooManyOperations(..)
+        );
         let (message, help) = match err {
             EvalAltResult::ErrorRuntime(value, _) => {
                 if let Some(host) = value.read_lock::<HostError>() {
@@ -188,6 +192,11 @@ impl Sources {
                 (text, None)
             }
         };
-        self.diagnostic(&src, pos, format!("{message}{within}"), help)
+        let diagnostic = self.diagnostic(&src, pos, format!("{message}{within}"), help);
+        if runaway {
+            Error::Runaway(Box::new(diagnostic))
+        } else {
+            diagnostic
+        }
     }
 }
