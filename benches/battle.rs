@@ -13,7 +13,7 @@ use sandtable::command::run_line;
 use sandtable::project::Project;
 use sandtable::rng::GameRng;
 use sandtable::scenario::Scenario;
-use sandtable::session::Session;
+use sandtable::session::{MAX_TURNS, Session};
 
 mod native;
 
@@ -28,7 +28,7 @@ fn battle(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             let mut s = Session::new(&project, scenario.clone(), seed).unwrap();
-            s.play_battle(1_000, |_| {}).unwrap()
+            s.play_battle(MAX_TURNS, |_| {}).unwrap()
         })
     });
 }
@@ -87,7 +87,7 @@ fn scripted_against_native(c: &mut Criterion) {
             session.restore(set_up.clone());
             session.set_rng(GameRng::for_run(5, run));
             session
-                .play_battle(1_000, |s| drop(s.take_events()))
+                .play_battle(MAX_TURNS, |s| drop(s.take_events()))
                 .unwrap()
         })
     });

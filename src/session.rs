@@ -63,6 +63,10 @@ pub struct Session {
 /// How many actions `undo` can go back.
 pub const MAX_UNDO: usize = 1_000;
 
+/// The most turns an auto-played battle (`battle`, `sim`) may last: one that has not ended
+/// by then is an error in the rules, a victory condition that can never be met.
+pub const MAX_TURNS: i64 = 1_000;
+
 /// The hook a ruleset defines to set a game up (who plays first, ...), run once at the start.
 pub const SETUP: &str = "setup";
 

@@ -17,10 +17,7 @@ use crate::error::Error;
 use crate::project::Project;
 use crate::rng::GameRng;
 use crate::scenario::Scenario;
-use crate::session::Session;
-
-/// The most turns a simulated battle may last.
-pub const MAX_TURNS: i64 = 1_000;
+use crate::session::{MAX_TURNS, Session};
 
 /// What is tallied over the runs of one variant.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -69,6 +66,13 @@ impl Tally {
     /// A side's win rate and the half-width of its 95% interval.
     pub fn win_rate(&self, side: &str) -> (f64, f64) {
         crate::odds::share_with_interval(self.wins.get(side).copied().unwrap_or(0), self.runs)
+    }
+
+    /// The first error as the report shows it: `run 17: ...`.
+    pub fn first_error_text(&self) -> Option<String> {
+        self.first_error
+            .as_ref()
+            .map(|(run, e)| format!("run {run}: {e}"))
     }
 
     /// Battles a side lost: another side won (draws and battles that ended in an error are

@@ -10,7 +10,7 @@ mod native;
 use sandtable::project::Project;
 use sandtable::rng::GameRng;
 use sandtable::scenario::Scenario;
-use sandtable::session::Session;
+use sandtable::session::{MAX_TURNS, Session};
 
 #[test]
 fn native_port_plays_the_same_battles_as_the_scripts() {
@@ -24,7 +24,7 @@ fn native_port_plays_the_same_battles_as_the_scripts() {
         session.restore(set_up.clone());
         session.set_rng(GameRng::for_run(5, run));
         let scripted = session
-            .play_battle(1_000, |s| drop(s.take_events()))
+            .play_battle(MAX_TURNS, |s| drop(s.take_events()))
             .unwrap();
         let native = start.battle(GameRng::for_run(5, run)).play();
         let standing: Vec<bool> = session

@@ -5,10 +5,7 @@ use std::path::PathBuf;
 
 use super::{Common, flush_events, start_session};
 use crate::error::Error;
-
-/// A battle that has not ended after this many turns is reported as an error in the rules:
-/// a victory condition that can never be met.
-pub const MAX_TURNS: i64 = 1_000;
+use crate::session::MAX_TURNS;
 
 /// Plays a battle to its end.
 pub fn battle(common: &Common, scenario: PathBuf, explain: bool) -> Result<u8, Error> {

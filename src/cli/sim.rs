@@ -101,10 +101,7 @@ fn print(report: &Report, seed: u64, name: &str) {
             outln!(
                 "  {} battles ended in an error; the first: {}",
                 t.errors,
-                t.first_error
-                    .as_ref()
-                    .map(|(run, e)| format!("run {run}: {e}"))
-                    .unwrap_or_default()
+                t.first_error_text().unwrap_or_default()
             );
         }
     }
@@ -147,7 +144,7 @@ fn tally_json(report: &Report, t: &Tally) -> serde_json::Value {
     let (d, dm) = t.draw_rate();
     json!({
         "runs": t.runs, "draws": t.draws, "draw_rate": d, "draw_plus_minus_95": dm,
-        "errors": t.errors, "first_error": t.first_error.as_ref().map(|(run, e)| format!("run {run}: {e}")),
+        "errors": t.errors, "first_error": t.first_error_text(),
         "turns_mean": t.turns as f64 / t.runs.max(1) as f64,
         "sides": sides,
         "survivors_by_troop_mean": t
