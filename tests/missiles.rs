@@ -11,7 +11,7 @@
 mod common;
 
 use common::game::{Game, transcript};
-use common::{Output, Workspace, project_file, sandtable};
+use common::{Output, play_scenario, project_file, sandtable};
 
 /// How many times `needle` occurs in standard output.
 fn count(out: &Output, needle: &str) -> usize {
@@ -809,12 +809,7 @@ sides:
 // Guards "Stopping a Routing Unit: ... by surrounding it with his or her own men".
 #[test]
 fn routing_figure_surrounded_by_friends_stops() {
-    let ws = Workspace::new();
-    ws.write("surround.yaml", SURROUNDED);
-    let out = ws.sandtable(
-        &["play", "surround.yaml", "--seed", "2"],
-        Some("end_turn\n"),
-    );
+    let out = play_scenario(SURROUNDED, "2", "end_turn\n");
     out.expect_code(0).stdout_has(&[
         "r (Heavy infantry) is surrounded by his own men and stops running\n  r loses the tag `routed`\n",
     ]);
@@ -824,12 +819,7 @@ fn routing_figure_surrounded_by_friends_stops() {
 // elephant": with no way out, the routing man attacks the enemy in his way.
 #[test]
 fn routing_figure_cut_off_fights_his_way_out() {
-    let ws = Workspace::new();
-    ws.write("surround.yaml", SURROUNDED);
-    let out = ws.sandtable(
-        &["play", "surround.yaml", "--seed", "2"],
-        Some("end_turn\n"),
-    );
+    let out = play_scenario(SURROUNDED, "2", "end_turn\n");
     out.expect_code(0)
         .stdout_has(&["r2 (Heavy infantry) is cut off and fights his way out at "]);
     out.stdout_lacks("r2 moves");

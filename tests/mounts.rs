@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Output, Workspace};
+use common::{Output, play_scenario};
 
 /// An archer, a horseman and a footman of Rome against an elephant and a chariot; Rome
 /// plays first.
@@ -28,9 +28,7 @@ sides:
 ";
 
 fn play(seed: &str, lines: &str) -> Output {
-    let ws = Workspace::new();
-    ws.write("mounts.yaml", MOUNTS);
-    ws.sandtable(&["play", "mounts.yaml", "--seed", seed], Some(lines))
+    play_scenario(MOUNTS, seed, lines)
 }
 
 // Guards "the elephant rider can only be killed by archers or thrown weapons" and "if the
@@ -88,17 +86,13 @@ fn dismounting_takes_a_turn_and_leaves_an_infantryman() {
 // Guards "without being attacked": an attack on a horseman who is dismounting stops it.
 #[test]
 fn attack_interrupts_a_dismount() {
-    let ws = Workspace::new();
-    ws.write(
-        "mounts.yaml",
+    let out = play_scenario(
         &MOUNTS.replace(
             "      - { id: chariot, type: chariot, at: [20, 22], facing: 180 }\n",
             "      - { id: chariot, type: chariot, at: [20, 22], facing: 180 }\n      - { id: raider, type: light_infantry, at: [30, 7], facing: 180, stats: { attack: 0 } }\n",
         ),
-    );
-    let out = ws.sandtable(
-        &["play", "mounts.yaml", "--seed", "1"],
-        Some("dismount eques\nend_turn\nmelee raider eques\nend_turn\nprint(unit(\"eques\").stat(\"mounted\"))\n"),
+        "1",
+        "dismount eques\nend_turn\nmelee raider eques\nend_turn\nprint(unit(\"eques\").stat(\"mounted\"))\n",
     );
     out.expect_code(0).stdout_has(&[
         "  eques is attacked: no time to dismount\n",
@@ -141,9 +135,7 @@ sides:
 ";
 
 fn chariot(seed: &str, lines: &str) -> Output {
-    let ws = Workspace::new();
-    ws.write("chariot.yaml", CHARIOT);
-    ws.sandtable(&["play", "chariot.yaml", "--seed", seed], Some(lines))
+    play_scenario(CHARIOT, seed, lines)
 }
 
 // Guards "chariots can attack 2 men in one strike but only if the chariot hits both men".
@@ -174,17 +166,13 @@ fn charioteer_shot_down_leaves_a_driverless_chariot() {
 // Guards "an enemy infantry man can mount the chariot and annex it for his own team's use".
 #[test]
 fn footman_captures_a_driverless_chariot() {
-    let ws = Workspace::new();
-    ws.write(
-        "chariot.yaml",
+    let out = play_scenario(
         &CHARIOT.replace(
             "at: [20, 12] }",
             "at: [20, 12] }\n      - { id: taker, type: light_infantry, at: [23, 22] }",
         ),
-    );
-    let out = ws.sandtable(
-        &["play", "chariot.yaml", "--seed", "1"],
-        Some("end_turn\nshoot_rider archer chariot\ncapture taker chariot\nprint(unit(\"chariot\").side)\n"),
+        "1",
+        "end_turn\nshoot_rider archer chariot\ncapture taker chariot\nprint(unit(\"chariot\").side)\n",
     );
     out.expect_code(0).stdout_has(&[
         "taker (Light infantry) mounts chariot (Chariot) and drives it for romans\n",
@@ -212,9 +200,7 @@ sides:
 ";
 
 fn deaths(lines: &str) -> Output {
-    let ws = Workspace::new();
-    ws.write("deaths.yaml", DEATHS);
-    ws.sandtable(&["play", "deaths.yaml", "--seed", "1"], Some(lines))
+    play_scenario(DEATHS, "1", lines)
 }
 
 // Guards "if an elephant dies his rider survives": he comes onto the table on foot.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Output, Workspace};
+use common::{Output, play_scenario};
 
 /// Attackers with a ram, a tower and a ladder; defenders with a wall, a fire archer, a
 /// torch-bearer standing by the tower and a scorpion. The attackers play first.
@@ -29,9 +29,7 @@ sides:
 ";
 
 fn play(seed: &str, lines: &str) -> Output {
-    let ws = Workspace::new();
-    ws.write("siege.yaml", SIEGE);
-    ws.sandtable(&["play", "siege.yaml", "--seed", seed], Some(lines))
+    play_scenario(SIEGE, seed, lines)
 }
 
 // Guards "have men carry torches and stand by the engine for one turn": the tower burns at
@@ -49,17 +47,13 @@ fn torch_bearer_burns_an_engine_after_a_turn_by_it() {
 // the engine does not burn at the start of his next turn.
 #[test]
 fn attacked_torch_bearer_does_not_burn_the_engine() {
-    let ws = Workspace::new();
-    ws.write(
-        "torch.yaml",
+    let out = play_scenario(
         &SIEGE.replace(
             "      - { id: ladder, type: ladder, at: [30, 10] }\n",
             "      - { id: ladder, type: ladder, at: [30, 10] }\n      - { id: guard, type: light_infantry, at: [24, 10], stats: { attack: 0 } }\n",
         ),
-    );
-    let out = ws.sandtable(
-        &["play", "torch.yaml", "--seed", "4"],
-        Some("end_turn\nburn torch tower\nend_turn\nmelee guard torch\nend_turn\n"),
+        "4",
+        "end_turn\nburn torch tower\nend_turn\nmelee guard torch\nend_turn\n",
     );
     out.expect_code(0)
         .stdout_has(&["  torch is attacked: the torch goes out\n"]);
@@ -106,17 +100,13 @@ fn artillery_destroys_a_ladder_in_one_hit() {
 // ram)", and that a wall takes several hits (4, the default).
 #[test]
 fn walls_are_battered_by_rams_and_refuse_men() {
-    let ws = Workspace::new();
-    ws.write(
-        "walls.yaml",
+    let out = play_scenario(
         &SIEGE.replace(
             "      - { id: tower, type: siege_tower, at: [20, 10] }\n",
             "      - { id: tower, type: siege_tower, at: [20, 10] }\n      - { id: man, type: heavy_infantry, at: [12.5, 12.5] }\n",
         ),
-    );
-    let out = ws.sandtable(
-        &["play", "walls.yaml", "--seed", "4"],
-        Some("melee man wall\nmelee ram wall\n"),
+        "4",
+        "melee man wall\nmelee ram wall\n",
     );
     out.expect_code(1)
         .stderr_has(&["walls may only be attacked by artillery or a battering ram"]);

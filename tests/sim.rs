@@ -14,6 +14,18 @@ fn sim_json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(out.stdout.trim()).expect("one JSON object")
 }
 
+/// A side's win rate in a tally of the JSON report.
+fn win_rate(tally: &serde_json::Value, side: &str) -> f64 {
+    tally["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["side"] == side)
+        .unwrap()["win_rate"]
+        .as_f64()
+        .unwrap()
+}
+
 #[test]
 fn sim_results_are_identical_for_one_and_two_threads() {
     let one = sim_json(&["--runs", "30", "--threads", "1"]);
@@ -96,22 +108,8 @@ fn sim_with_a_house_rule_reports_the_paired_difference() {
     let v = sim_json(&["--runs", "30", "--with", rule.as_str()]);
     let variant = &v["with"][0];
     for side in ["romans", "vikings"] {
-        let base = v["base"]["sides"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["side"] == side)
-            .unwrap()["win_rate"]
-            .as_f64()
-            .unwrap();
-        let with = variant["result"]["sides"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["side"] == side)
-            .unwrap()["win_rate"]
-            .as_f64()
-            .unwrap();
+        let base = win_rate(&v["base"], side);
+        let with = win_rate(&variant["result"], side);
         // The paired mean difference is exactly the difference of the two win rates.
         let d = variant["paired"][side]["difference"].as_f64().unwrap();
         assert!(

@@ -327,6 +327,14 @@ impl Default for Workspace {
     }
 }
 
+/// Writes `yaml` as a scenario in a temporary folder and plays prompt lines in it with
+/// `sandtable play game.yaml --seed SEED` (piped, so the prompt carries on after a refusal).
+pub fn play_scenario(yaml: &str, seed: &str, lines: &str) -> Output {
+    let ws = Workspace::new();
+    ws.write("game.yaml", yaml);
+    ws.sandtable(&["play", "game.yaml", "--seed", seed], Some(lines))
+}
+
 /// Parses every line of `stdout` as one JSON object, panicking on a line that is not.
 #[track_caller]
 pub fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
