@@ -487,6 +487,18 @@ fn scenario_with_house_rule(rule: &str) -> String {
     format!("{default}\nhouse_rules: [{rule}]\n")
 }
 
+/// A folder `games/` holding `house.yaml` (the default scenario with the house rule `rule`,
+/// whose script is `code`) and, when `helper` is set, `helper.rhai` with `fn two()`.
+fn games(rule: &str, code: &str, helper: bool) -> Workspace {
+    let ws = Workspace::new();
+    if helper {
+        ws.write("games/helper.rhai", "fn two() { 2 }\n");
+    }
+    ws.write(&format!("games/{rule}"), code);
+    ws.write("games/house.yaml", &scenario_with_house_rule(rule));
+    ws
+}
+
 /// A house rule whose verb uses a helper script imported beside it.
 // Rhai functions see only what they import themselves (a script's top-level imports are not
 // kept with its functions), so a rule script imports inside the function that needs it.
@@ -495,13 +507,7 @@ const USES_HELPER: &str = "/// Twice two, by the helper.\nfn double_two() {\n   
 // Guards that the confinement still lets a script import a helper beside the scenario.
 #[test]
 fn import_of_a_script_beside_the_scenario_works() {
-    let ws = Workspace::new();
-    ws.write("games/helper.rhai", "fn two() { 2 }\n");
-    ws.write(
-        "games/house.yaml",
-        &scenario_with_house_rule("nothing.rhai"),
-    );
-    ws.write("games/nothing.rhai", "// no rules\n");
+    let ws = games("nothing.rhai", "// no rules\n", true);
     let out = ws.sandtable(
         &["play", "games/house.yaml", "--seed", SEED],
         Some("import \"helper\" as h; print(h::two())\n"),
@@ -513,13 +519,7 @@ fn import_of_a_script_beside_the_scenario_works() {
 // Guards the same import when the scenario is named without a folder, from its own folder.
 #[test]
 fn import_beside_a_scenario_named_without_a_folder_works() {
-    let ws = Workspace::new();
-    ws.write("games/helper.rhai", "fn two() { 2 }\n");
-    ws.write(
-        "games/house.yaml",
-        &scenario_with_house_rule("nothing.rhai"),
-    );
-    ws.write("games/nothing.rhai", "// no rules\n");
+    let ws = games("nothing.rhai", "// no rules\n", true);
     let out = common::sandtable_in(
         &ws.path().join("games"),
         &["play", "house.yaml", "--seed", SEED],
@@ -532,13 +532,7 @@ fn import_beside_a_scenario_named_without_a_folder_works() {
 // Guards that a house rule's verbs can use the modules they import.
 #[test]
 fn house_rule_verbs_may_use_their_imports() {
-    let ws = Workspace::new();
-    ws.write("games/helper.rhai", "fn two() { 2 }\n");
-    ws.write("games/uses_helper.rhai", USES_HELPER);
-    ws.write(
-        "games/house.yaml",
-        &scenario_with_house_rule("uses_helper.rhai"),
-    );
+    let ws = games("uses_helper.rhai", USES_HELPER, true);
     let out = ws.sandtable(
         &["play", "games/house.yaml", "--seed", SEED],
         Some("print(double_two())\n"),
@@ -562,12 +556,7 @@ fn import_of_a_missing_script_is_reported() {
 fn import_through_a_symlink_out_of_the_folders_is_refused() {
     let outside = Workspace::new();
     outside.write("secret.rhai", "fn secret() { 42 }\n");
-    let ws = Workspace::new();
-    ws.write(
-        "games/house.yaml",
-        &scenario_with_house_rule("nothing.rhai"),
-    );
-    ws.write("games/nothing.rhai", "// no rules\n");
+    let ws = games("nothing.rhai", "// no rules\n", false);
     std::os::unix::fs::symlink(
         outside.path().join("secret.rhai"),
         ws.path().join("games/link.rhai"),
