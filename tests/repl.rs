@@ -9,6 +9,37 @@ use std::time::Duration;
 
 use common::{Workspace, sandtable};
 
+/// Starts the binary in the project copy `ws` with `args` and streams its standard output,
+/// line by line, to the receiver; `stdin` says whether the test will type into it.
+fn spawn_streaming(
+    ws: &Workspace,
+    args: &[&str],
+    stdin: bool,
+) -> (std::process::Child, mpsc::Receiver<String>) {
+    let mut child = Command::new(common::BINARY)
+        .arg("--project")
+        .arg(ws.path())
+        .args(args)
+        .current_dir(ws.path())
+        .env("NO_COLOR", "1")
+        .stdin(if stdin { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(if stdin { Stdio::piped() } else { Stdio::null() })
+        .spawn()
+        .expect("the binary starts");
+    let (tx, rx) = mpsc::channel();
+    let stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, rx)
+}
+
 /// The narration of the line after `> LINE` up to the next prompt echo.
 fn after<'a>(stdout: &'a str, line: &str, nth: usize) -> &'a str {
     let marker = format!("> {line}\n");
@@ -121,31 +152,7 @@ const RULES: &str = "scripts/rulesets/playmobil/rules.rhai";
 fn edited_script_takes_effect_at_the_next_action() {
     let ws = project_copy();
     let rules = ws.path().join(RULES);
-    let mut child = Command::new(common::BINARY)
-        .args([
-            "--project",
-            ws.path().to_str().expect("utf-8"),
-            "play",
-            "--seed",
-            "6",
-        ])
-        .current_dir(ws.path())
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let (tx, rx) = mpsc::channel();
-    let stdout = child.stdout.take().expect("stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let (mut child, rx) = spawn_streaming(&ws, &["play", "--seed", "6"], true);
     let wait_for = |needle: &str| {
         let mut seen = Vec::new();
         loop {
@@ -277,35 +284,10 @@ fn whole_game_played_through_the_prompt() {
 // Guards `run FILE --watch`: the batch runs again, with the same seed, when a script changes.
 #[test]
 fn run_watch_reruns_after_an_edit() {
-    use std::io::{BufRead, BufReader};
     let ws = project_copy();
     ws.write("game.txt", "roll 1d1000000\n");
-    let mut child = Command::new(common::BINARY)
-        .args([
-            "--project",
-            ws.path().to_str().expect("utf-8"),
-            "run",
-            "game.txt",
-            "--watch",
-            "--seed",
-            "5",
-        ])
-        .current_dir(ws.path())
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the binary starts");
-    let (tx, rx) = mpsc::channel();
-    let stdout = child.stdout.take().expect("stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let (mut child, rx) =
+        spawn_streaming(&ws, &["run", "game.txt", "--watch", "--seed", "5"], false);
     let next = |needle: &str| loop {
         let line = rx
             .recv_timeout(Duration::from_secs(20))
