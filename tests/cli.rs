@@ -481,16 +481,8 @@ fn check_of_a_ruleset_from_its_own_folder_passes() {
 #[test]
 fn closed_standard_output_is_not_a_panic() {
     use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(common::BINARY)
-        .args([
-            "--project",
-            env!("CARGO_MANIFEST_DIR"),
-            "play",
-            "--seed",
-            "3",
-        ])
-        .env("NO_COLOR", "1")
+    use std::process::Stdio;
+    let mut child = common::binary_command(&common::project(), &["play", "--seed", "3"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

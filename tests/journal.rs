@@ -4,15 +4,12 @@ mod common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Runs the binary with its data folder (where journals go) in `data`.
 fn run(data: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
-    let mut child = Command::new(common::BINARY)
-        .args(["--project", env!("CARGO_MANIFEST_DIR")])
-        .args(args)
+    let mut child = common::binary_command(&common::project(), args)
         .env("XDG_DATA_HOME", data)
-        .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -117,16 +114,8 @@ fn replay_warns_of_changed_scripts() {
 fn killed_session_is_resumed_losing_nothing() {
     use std::io::{BufRead, BufReader};
     let data = tempfile::tempdir().expect("a folder");
-    let mut child = Command::new(common::BINARY)
-        .args([
-            "--project",
-            env!("CARGO_MANIFEST_DIR"),
-            "play",
-            "--seed",
-            "3",
-        ])
+    let mut child = common::binary_command(&common::project(), &["play", "--seed", "3"])
         .env("XDG_DATA_HOME", data.path())
-        .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

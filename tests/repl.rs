@@ -3,7 +3,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -16,12 +16,8 @@ fn spawn_streaming(
     args: &[&str],
     stdin: bool,
 ) -> (std::process::Child, mpsc::Receiver<String>) {
-    let mut child = Command::new(common::BINARY)
-        .arg("--project")
-        .arg(ws.path())
-        .args(args)
+    let mut child = common::binary_command(ws.path(), args)
         .current_dir(ws.path())
-        .env("NO_COLOR", "1")
         .stdin(if stdin { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(if stdin { Stdio::piped() } else { Stdio::null() })

@@ -142,6 +142,18 @@ pub fn sandtable_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
 /// The binary under test.
 pub const BINARY: &str = env!("CARGO_BIN_EXE_sandtable");
 
+/// The binary as a command, for tests that drive the process themselves (kill it, close
+/// its pipes, read it line by line): `--project DIR` then `args`, with `NO_COLOR=1`.
+pub fn binary_command(project: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(BINARY);
+    command
+        .arg("--project")
+        .arg(project)
+        .args(args)
+        .env("NO_COLOR", "1");
+    command
+}
+
 /// Runs the binary with exactly `args` (no `--project` added) in `dir`.
 pub fn run_binary(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
     run_program(BINARY, dir, args, stdin)
