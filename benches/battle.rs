@@ -78,14 +78,13 @@ fn scripted_against_native(c: &mut Criterion) {
     );
 
     let mut session = Session::new(&project, scenario.clone(), 5).unwrap();
-    let set_up = session.snapshot();
     let mut run = 0;
     let mut group = c.benchmark_group("one battle");
     group.bench_function("scripted", |b| {
         b.iter(|| {
             run += 1;
-            session.restore(set_up.clone());
-            session.set_rng(GameRng::for_run(5, run));
+            // As `sim` starts each run.
+            session.start_over(5, GameRng::for_run(5, run)).unwrap();
             session
                 .play_battle(MAX_TURNS, |s| drop(s.take_events()))
                 .unwrap()

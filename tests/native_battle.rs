@@ -19,10 +19,9 @@ fn native_port_plays_the_same_battles_as_the_scripts() {
     let start = native::Start::new(&scenario);
     let sides: Vec<String> = scenario.sides.iter().map(|s| s.id.clone()).collect();
     let mut session = Session::new(&project, scenario, 5).unwrap();
-    let set_up = session.snapshot();
     for run in 0..24 {
-        session.restore(set_up.clone());
-        session.set_rng(GameRng::for_run(5, run));
+        // As `sim` starts each run.
+        session.start_over(5, GameRng::for_run(5, run)).unwrap();
         let scripted = session
             .play_battle(MAX_TURNS, |s| drop(s.take_events()))
             .unwrap();
