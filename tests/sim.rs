@@ -157,3 +157,33 @@ fn sim_bad_input_is_a_clear_error() {
     .expect_code(1)
     .stderr_has(&["no house rule at `no/such/rule.rhai`"]);
 }
+
+/// The example report beside the house rule is what the command on its first line prints,
+/// so it cannot drift from the rules and the policy unnoticed. 2,000 paired battles take
+/// about 5 seconds in a release build and too long in a debug one, so it runs on request.
+#[test]
+#[ignore = "2,000 paired battles: run `cargo test --release --test sim -- --ignored`"]
+fn example_house_rule_report_is_what_its_command_prints() {
+    let report = std::fs::read_to_string(project_file(
+        "examples/house_rules/ties_to_defender.report.txt",
+    ))
+    .expect("the example report");
+    let (command, expected) = report
+        .split_once('\n')
+        .expect("a command line, then the report");
+    let args: Vec<&str> = command
+        .strip_prefix("$ sandtable ")
+        .expect("the first line is `$ sandtable ...`")
+        .split_whitespace()
+        .collect();
+    // The command's paths are the project's.
+    let out = common::sandtable_in(&common::project(), &args, None);
+    out.expect_code(0);
+    if out.stdout != expected {
+        panic!(
+            "the report is out of date: regenerate it with `{}`\n{}",
+            command.trim_start_matches("$ "),
+            common::diff(expected, &out.stdout)
+        );
+    }
+}
