@@ -63,6 +63,34 @@ impl Tally {
         }
     }
 
+    /// Battles that came to an end (a win or a draw), not stopped by a script error: the
+    /// means of turns and survivors are over these, since a failed battle has no end to count.
+    pub fn finished(&self) -> u64 {
+        self.runs - self.errors
+    }
+
+    /// `sum` spread over the finished battles.
+    fn per_finished_battle(&self, sum: u64) -> f64 {
+        sum as f64 / self.finished().max(1) as f64
+    }
+
+    /// The mean number of turns a finished battle took.
+    pub fn turns_mean(&self) -> f64 {
+        self.per_finished_battle(self.turns)
+    }
+
+    /// The mean number of a side's units in play at the end of a finished battle.
+    pub fn survivors_mean(&self, side: &str) -> f64 {
+        self.per_finished_battle(self.survivors.get(side).copied().unwrap_or(0))
+    }
+
+    /// The mean number of each troop type in play at the end of a finished battle.
+    pub fn survivors_by_troop_mean(&self) -> impl Iterator<Item = (&str, f64)> + '_ {
+        self.survivors_by_troop
+            .iter()
+            .map(|(troop, &n)| (troop.as_str(), self.per_finished_battle(n)))
+    }
+
     /// A side's win rate and the half-width of its 95% interval.
     pub fn win_rate(&self, side: &str) -> (f64, f64) {
         crate::odds::share_with_interval(self.wins.get(side).copied().unwrap_or(0), self.runs)
@@ -346,6 +374,35 @@ mod tests {
         assert_eq!(t.losses("b"), 4);
         assert_eq!(t.loss_rate("a").0, 0.3);
         assert_eq!(t.draw_rate().0, 0.2);
+    }
+
+    #[test]
+    fn means_are_over_the_battles_that_finished() {
+        // Four runs, one of which failed: the three that finished took 2, 3 and 4 turns and
+        // left 6 legionaries standing between them.
+        let mut t = Tally {
+            runs: 4,
+            errors: 1,
+            turns: 9,
+            ..Default::default()
+        };
+        t.survivors.insert("romans".into(), 6);
+        t.survivors_by_troop.insert("heavy_infantry".into(), 6);
+        assert_eq!(t.finished(), 3);
+        assert_eq!(t.turns_mean(), 3.0);
+        assert_eq!(t.survivors_mean("romans"), 2.0);
+        assert_eq!(t.survivors_mean("vikings"), 0.0);
+        assert_eq!(
+            t.survivors_by_troop_mean().collect::<Vec<_>>(),
+            [("heavy_infantry", 2.0)]
+        );
+        // No battle finished: no mean to speak of, and no division by zero.
+        let failed = Tally {
+            runs: 2,
+            errors: 2,
+            ..Default::default()
+        };
+        assert_eq!(failed.turns_mean(), 0.0);
     }
 
     #[test]

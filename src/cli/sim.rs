@@ -75,24 +75,22 @@ fn print(report: &Report, seed: u64, name: &str) {
         for (id, side) in &report.sides {
             let (p, pm) = t.win_rate(id);
             let (l, lm) = t.loss_rate(id);
-            let surv = t.survivors.get(id).copied().unwrap_or(0) as f64 / t.runs.max(1) as f64;
             outln!(
-                "  {side:<20} wins {:>13}   loses {:>13}   survivors {surv:.2}",
+                "  {side:<20} wins {:>13}   loses {:>13}   survivors {:.2}",
                 pct(p, pm),
-                pct(l, lm)
+                pct(l, lm),
+                t.survivors_mean(id)
             );
         }
-        let n = t.runs.max(1) as f64;
         let (d, dm) = t.draw_rate();
         outln!(
             "  draws {}, turns {:.2} on average",
             pct(d, dm),
-            t.turns as f64 / n
+            t.turns_mean()
         );
         let troops: Vec<String> = t
-            .survivors_by_troop
-            .iter()
-            .map(|(k, v)| format!("{k} {:.2}", *v as f64 / n))
+            .survivors_by_troop_mean()
+            .map(|(troop, mean)| format!("{troop} {mean:.2}"))
             .collect();
         if !troops.is_empty() {
             outln!("  survivors by troop type: {}", troops.join(", "));
@@ -137,7 +135,7 @@ fn tally_json(report: &Report, t: &Tally) -> serde_json::Value {
                 "side": id, "name": name, "wins": t.wins.get(id).copied().unwrap_or(0),
                 "win_rate": p, "plus_minus_95": pm,
                 "losses": t.losses(id), "loss_rate": l, "loss_plus_minus_95": lm,
-                "survivors_mean": t.survivors.get(id).copied().unwrap_or(0) as f64 / t.runs.max(1) as f64,
+                "survivors_mean": t.survivors_mean(id),
             })
         })
         .collect();
@@ -145,12 +143,11 @@ fn tally_json(report: &Report, t: &Tally) -> serde_json::Value {
     json!({
         "runs": t.runs, "draws": t.draws, "draw_rate": d, "draw_plus_minus_95": dm,
         "errors": t.errors, "first_error": t.first_error_text(),
-        "turns_mean": t.turns as f64 / t.runs.max(1) as f64,
+        "turns_mean": t.turns_mean(),
         "sides": sides,
         "survivors_by_troop_mean": t
-            .survivors_by_troop
-            .iter()
-            .map(|(k, v)| (k.clone(), json!(*v as f64 / t.runs.max(1) as f64)))
+            .survivors_by_troop_mean()
+            .map(|(troop, mean)| (troop.to_string(), json!(mean)))
             .collect::<serde_json::Map<_, _>>(),
     })
 }
