@@ -141,13 +141,15 @@ pub enum Error {
         message: String,
     },
     /// A file could not be read or written.
-    #[error("cannot read `{}`: {source}", path.display())]
+    #[error("cannot {action} `{}`: {reason}", path.display())]
     #[diagnostic(code(sandtable::io))]
     Io {
+        /// `read` or `write`.
+        action: &'static str,
         /// The file.
         path: PathBuf,
-        /// Why.
-        source: std::io::Error,
+        /// Why (said in the message, so not a source for the diagnostic to repeat).
+        reason: std::io::Error,
     },
     /// Something else that is wrong with the game's files or state.
     #[error("{message}")]
@@ -230,9 +232,10 @@ impl From<LineDiagnostic> for Error {
 
 /// Reads a file, naming it in the error.
 pub fn read_file(path: &std::path::Path) -> Result<String, Error> {
-    std::fs::read_to_string(path).map_err(|source| Error::Io {
+    std::fs::read_to_string(path).map_err(|reason| Error::Io {
+        action: "read",
         path: path.to_path_buf(),
-        source,
+        reason,
     })
 }
 

@@ -108,9 +108,10 @@ impl SavedGame {
     pub fn write(&self, path: &Path) -> Result<(), Error> {
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::other(format!("cannot save the game: {e}"), None))?;
-        let io = |source| Error::Io {
+        let io = |reason| Error::Io {
+            action: "write",
             path: path.to_path_buf(),
-            source,
+            reason,
         };
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".partial");

@@ -164,6 +164,16 @@ fn check_of_a_missing_path_exits_2() {
     out.stderr_has(&["`no/such/place` does not exist"]);
 }
 
+// Guards that a scenario file that cannot be read is named, with the reason said once.
+#[test]
+fn unreadable_scenario_is_named_with_its_reason_once() {
+    let out = sandtable(&["sim", "no_such_scenario.yaml", "--runs", "1"], None);
+    out.expect_code(1);
+    let err = out.err();
+    assert!(err.contains("cannot read `no_such_scenario.yaml`"), "{err}");
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+}
+
 /// The piped session of the brief: one melee in the default scenario.
 const MELEE: &str = "melee viking_1 legionary_1\n";
 

@@ -109,6 +109,25 @@ fn saved_game_continues_as_if_never_interrupted() {
     assert_eq!(save["rng"]["seed"], 3);
 }
 
+// Guards that a save that cannot be written says so (writing, not reading) and the game
+// goes on.
+#[test]
+fn unwritable_save_is_refused_and_the_game_goes_on() {
+    let ws = Workspace::new();
+    let out = ws.sandtable(
+        &["play", "--seed", "3"],
+        Some(":save no_such_folder/game.json\nmelee viking_1 legionary_1\n"),
+    );
+    let err = out.err();
+    assert!(
+        err.contains("cannot write `no_such_folder/game.json`:"),
+        "{err}"
+    );
+    // The reason is said once, in the message, not again as a cause.
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+    out.stdout_has(&["viking_1 (Viking warrior) attacks legionary_1"]);
+}
+
 // Guards that a damaged save is refused with a clear message.
 #[test]
 fn damaged_save_is_refused() {
