@@ -62,7 +62,14 @@ pub struct ActionOdds {
     pub plays: u64,
     /// Why the answer is an estimate, when it is one.
     pub estimated_because: Option<String>,
+    /// The seed of an estimate's runs, to repeat it (`--seed`).
+    pub seed: Option<u64>,
 }
+
+/// The most dice one branch may roll before the exact walk gives way to an estimate: a
+/// reroll ("roll again on a 1") or an open explosion could otherwise go on for ever, since
+/// the walk's first branch rolls every die a 1 and its later ones every die a 6.
+pub const MAX_BRANCH_DICE: usize = 100;
 
 /// The limits of an odds calculation.
 #[derive(Debug, Clone, Copy)]
@@ -106,16 +113,27 @@ fn exact(
 ) -> Result<Result<ActionOdds, String>, Error> {
     let path: Rc<RefCell<Vec<(u32, u32)>>> = Rc::default();
     let pos: Rc<Cell<usize>> = Rc::default();
+    let too_many_dice: Rc<Cell<bool>> = Rc::default();
     let mut totals: BTreeMap<Vec<String>, Fraction> = BTreeMap::new();
+    // The first refusal met, given as the error if every branch is refused alike.
+    let mut refusal: Option<Error> = None;
     let mut plays = 0u64;
     loop {
         pos.set(0);
         let feed = {
             let path = path.clone();
             let pos = pos.clone();
+            let too_many_dice = too_many_dice.clone();
             Box::new(move |sides: u32| {
                 let mut p = path.borrow_mut();
                 let i = pos.get();
+                pos.set(i + 1);
+                if i >= MAX_BRANCH_DICE {
+                    // Give up on this walk, but let the script finish quickly: alternating
+                    // faces end any "roll again while it shows X" loop.
+                    too_many_dice.set(true);
+                    return if i.is_multiple_of(2) { 1 } else { sides };
+                }
                 if i == p.len() {
                     p.push((1, sides));
                 } else if p[i].1 != sides {
@@ -123,7 +141,6 @@ fn exact(
                     p.truncate(i);
                     p.push((1, sides));
                 }
-                pos.set(i + 1);
                 p[i].0
             })
         };
@@ -133,11 +150,22 @@ fn exact(
             let result = play(s, line);
             (result, s.state().rng.word_pos() != before)
         });
+        if too_many_dice.get() {
+            return Ok(Err(format!(
+                "a branch rolls more than {MAX_BRANCH_DICE} dice (a reroll or an explosion \
+                 that can go on)"
+            )));
+        }
         let outcome = match result {
             Ok(outcome) => outcome,
-            // Refused on some dice only (a roll the rules check): one more result.
-            Err(e @ Error::Rules { .. }) if plays > 0 => vec![format!("refused: {e}")],
-            // Refused whatever the dice, or a bug in a script: no odds to give.
+            // Refused after some dice were rolled: a result, perhaps on some dice only (a
+            // roll the rules check).
+            Err(e @ Error::Rules { .. }) if pos.get() > 0 => {
+                let label = vec![format!("refused: {e}")];
+                refusal.get_or_insert(e);
+                label
+            }
+            // Refused before any die (so whatever the dice), or a bug: no odds to give.
             Err(e) => return Err(e),
         };
         if used_rng {
@@ -179,11 +207,20 @@ fn exact(
             )));
         }
     }
+    if let Some(e) = refused_whatever_the_dice(totals.len(), refusal) {
+        return Err(e);
+    }
     let outcomes = totals
         .into_iter()
         .map(|(k, f)| (k, Chance::Exact(f)))
         .collect();
-    Ok(Ok(ActionOdds::new(outcomes, plays, None)))
+    Ok(Ok(ActionOdds::new(outcomes, plays, None, None)))
+}
+
+/// The refusal to report as the answer when the one result is a refusal: every branch (or
+/// run) was refused alike, so the action cannot be taken whatever the dice.
+fn refused_whatever_the_dice(results: usize, refusal: Option<Error>) -> Option<Error> {
+    refusal.filter(|_| results == 1)
 }
 
 fn estimate(
@@ -193,6 +230,7 @@ fn estimate(
     why: String,
 ) -> Result<ActionOdds, Error> {
     let mut counts: BTreeMap<Vec<String>, u64> = BTreeMap::new();
+    let mut refusal: Option<Error> = None;
     let runs = budget.runs.max(1);
     for run in 0..runs {
         let outcome = session.hypothetically(|s| {
@@ -201,11 +239,18 @@ fn estimate(
         });
         let outcome = match outcome {
             Ok(outcome) => outcome,
-            Err(e @ Error::Rules { .. }) => vec![format!("refused: {e}")],
+            Err(e @ Error::Rules { .. }) => {
+                let label = vec![format!("refused: {e}")];
+                refusal.get_or_insert(e);
+                label
+            }
             // A bug in a script (or one that runs away) would fail run after run.
             Err(e) => return Err(e),
         };
         *counts.entry(outcome).or_insert(0) += 1;
+    }
+    if let Some(e) = refused_whatever_the_dice(counts.len(), refusal) {
+        return Err(e);
     }
     let outcomes = counts
         .into_iter()
@@ -214,7 +259,12 @@ fn estimate(
             (k, Chance::Estimate { p, plus_minus })
         })
         .collect();
-    Ok(ActionOdds::new(outcomes, runs, Some(why)))
+    Ok(ActionOdds::new(
+        outcomes,
+        runs,
+        Some(why),
+        Some(budget.seed),
+    ))
 }
 
 /// Plays the line and says what it did to the units.
@@ -267,6 +317,7 @@ impl ActionOdds {
         results: Vec<(Vec<String>, Chance)>,
         plays: u64,
         estimated_because: Option<String>,
+        seed: Option<u64>,
     ) -> ActionOdds {
         let always: Vec<String> = match results.split_first() {
             Some(((first, _), rest)) if !rest.is_empty() => first
@@ -297,6 +348,7 @@ impl ActionOdds {
             always,
             plays,
             estimated_because,
+            seed,
         }
     }
 
@@ -310,8 +362,9 @@ impl ActionOdds {
                 self.plays
             ),
             Some(why) => format!(
-                "odds of `{line}`: estimated from {} seeded runs, because {why}\n",
-                self.plays
+                "odds of `{line}`: estimated from {} runs on seed {}, because {why}\n",
+                self.plays,
+                self.seed.unwrap_or_default()
             ),
         };
         if !self.always.is_empty() {
@@ -358,6 +411,7 @@ impl ActionOdds {
             "exact": self.estimated_because.is_none(),
             "plays": self.plays,
             "estimated_because": self.estimated_because,
+            "seed": self.seed,
             "in_every_outcome": self.always,
             "outcomes": outcomes,
         })

@@ -23,6 +23,11 @@ use crate::dice::{DiceGroupSpec, Keep, Node};
 /// The most distinct values a distribution may hold.
 pub const MAX_VALUES: usize = 1_000_000;
 
+/// The most steps (pairs of values combined, states advanced) one calculation may take, so
+/// that every answer comes in about a second: `2d3000` or `3d300kh2` is within it,
+/// `2d10000` is not.
+pub const MAX_WORK: u64 = 10_000_000;
+
 /// Why odds could not be worked out exactly.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OddsError {
@@ -32,6 +37,12 @@ pub enum OddsError {
     /// The distribution has too many distinct values.
     #[error("the result takes more than {MAX_VALUES} distinct values")]
     TooManyValues,
+    /// Counting would take too long.
+    #[error("counting it would take more than {MAX_WORK} steps")]
+    TooMuchWork,
+    /// A value (a total, a product) does not fit in a 64-bit whole number.
+    #[error("a value does not fit in a 64-bit whole number")]
+    ValueOverflow,
     /// The expression uses something the exact method does not cover.
     #[error("{0}")]
     Unsupported(String),
@@ -112,13 +123,23 @@ impl Dist {
         (lo, hi)
     }
 
-    /// The distribution of `op(a, b)` for independent `a` from `self` and `b` from `other`.
-    pub fn combine(&self, other: &Dist, op: impl Fn(i64, i64) -> i64) -> Result<Dist, OddsError> {
+    /// The distribution of `op(a, b)` for independent `a` from `self` and `b` from `other`;
+    /// `op` gives `None` when the value overflows.
+    pub fn combine(
+        &self,
+        other: &Dist,
+        op: impl Fn(i64, i64) -> Option<i64>,
+    ) -> Result<Dist, OddsError> {
+        let steps = (self.counts.len() as u64).saturating_mul(other.counts.len() as u64);
+        if steps > MAX_WORK {
+            return Err(OddsError::TooMuchWork);
+        }
         let mut counts: BTreeMap<i64, u128> = BTreeMap::new();
         for (&a, &ca) in &self.counts {
             for (&b, &cb) in &other.counts {
                 let c = ca.checked_mul(cb).ok_or(OddsError::Overflow)?;
-                let slot = counts.entry(op(a, b)).or_insert(0);
+                let v = op(a, b).ok_or(OddsError::ValueOverflow)?;
+                let slot = counts.entry(v).or_insert(0);
                 *slot = slot.checked_add(c).ok_or(OddsError::Overflow)?;
             }
             if counts.len() > MAX_VALUES {
@@ -134,16 +155,19 @@ impl Dist {
         Ok(d)
     }
 
-    /// The distribution of `f(a)`.
-    pub fn map(&self, f: impl Fn(i64) -> i64) -> Dist {
+    /// The distribution of `f(a)`; `f` gives `None` when the value overflows.
+    pub fn map(&self, f: impl Fn(i64) -> Option<i64>) -> Result<Dist, OddsError> {
         let mut counts: BTreeMap<i64, u128> = BTreeMap::new();
         for (&v, &c) in &self.counts {
-            *counts.entry(f(v)).or_insert(0) += c;
+            // The counts of one distribution sum to its denominator, so this cannot overflow.
+            *counts
+                .entry(f(v).ok_or(OddsError::ValueOverflow)?)
+                .or_insert(0) += c;
         }
-        Dist {
+        Ok(Dist {
             counts,
             denom: self.denom,
-        }
+        })
     }
 
     /// The sum of `n` independent copies, by repeated squaring.
@@ -153,11 +177,11 @@ impl Dist {
         let mut n = n;
         while n > 0 {
             if n & 1 == 1 {
-                result = result.combine(&base, |a, b| a + b)?;
+                result = result.combine(&base, i64::checked_add)?;
             }
             n >>= 1;
             if n > 0 {
-                base = base.combine(&base, |a, b| a + b)?;
+                base = base.combine(&base, i64::checked_add)?;
             }
         }
         Ok(result)
@@ -241,10 +265,10 @@ pub fn distribution(node: &Node) -> Result<Dist, OddsError> {
     match node {
         Node::Number(n) => Ok(Dist::point(*n)),
         Node::Dice(spec) => group(spec),
-        Node::Neg(a) => Ok(distribution(a)?.map(|v| -v)),
-        Node::Add(a, b) => distribution(a)?.combine(&distribution(b)?, |x, y| x + y),
-        Node::Sub(a, b) => distribution(a)?.combine(&distribution(b)?, |x, y| x - y),
-        Node::Mul(a, b) => distribution(a)?.combine(&distribution(b)?, |x, y| x * y),
+        Node::Neg(a) => distribution(a)?.map(i64::checked_neg),
+        Node::Add(a, b) => distribution(a)?.combine(&distribution(b)?, i64::checked_add),
+        Node::Sub(a, b) => distribution(a)?.combine(&distribution(b)?, i64::checked_sub),
+        Node::Mul(a, b) => distribution(a)?.combine(&distribution(b)?, i64::checked_mul),
     }
 }
 
@@ -279,6 +303,19 @@ fn one_die(spec: &DiceGroupSpec) -> Result<Dist, OddsError> {
 /// Over the common denominator `s^(cap+1)`: `k < cap` explosions then a face `f < s` has
 /// weight `s^(cap-k)`; `cap` explosions then any face has weight 1.
 fn exploding_chain(spec: &DiceGroupSpec, cap: u32) -> Result<Dist, OddsError> {
+    // As many dice as a roll may throw (`sandtable roll` refuses more), and the chain's
+    // values written down one by one.
+    let dice = u64::from(spec.count).saturating_mul(u64::from(cap) + 1);
+    if dice > crate::dice::MAX_TOTAL_DICE as u64 {
+        return Err(OddsError::Unsupported(format!(
+            "{} dice exploding {cap} times could roll {dice} dice; a roll throws at most {}",
+            spec.count,
+            crate::dice::MAX_TOTAL_DICE
+        )));
+    }
+    if (u64::from(cap) + 1).saturating_mul(u64::from(spec.sides)) > MAX_WORK {
+        return Err(OddsError::TooMuchWork);
+    }
     let s = spec.sides;
     let s128 = u128::from(s);
     let top = score(spec, s);
@@ -308,6 +345,19 @@ fn kept(spec: &DiceGroupSpec, keep: Keep) -> Result<Dist, OddsError> {
     let n = spec.count as usize;
     let k = keep.count() as usize;
     let s = spec.sides;
+    // Each face advances up to `k` rows of at most `k * best + 1` sums, each in up to `n + 1`
+    // ways: a bound on the steps, checked before taking them.
+    let best = (1..=s)
+        .map(|f| score(spec, f).unsigned_abs())
+        .max()
+        .unwrap_or(0);
+    let steps = u64::from(s)
+        .saturating_mul(k as u64)
+        .saturating_mul((k as u64).saturating_mul(best).saturating_add(1))
+        .saturating_mul(n as u64 + 1);
+    if steps > MAX_WORK {
+        return Err(OddsError::TooMuchWork);
+    }
     let faces: Vec<u32> = match keep {
         Keep::Highest(_) => (1..=s).rev().collect(),
         Keep::Lowest(_) => (1..=s).collect(),
@@ -436,6 +486,10 @@ pub fn highest_die(spec: &DiceGroupSpec) -> Result<Dist, OddsError> {
         }
         _ => spec.count,
     };
+    // No dice: no die to show, so 0 (as a figure with no dice scores in Playmobil).
+    if n == 0 {
+        return Ok(Dist::point(0));
+    }
     let mut pairs = Vec::with_capacity(spec.sides as usize);
     let mut prev: u128 = 0;
     for m in 1..=spec.sides {
@@ -659,5 +713,54 @@ mod tests {
     fn overflow_is_an_error_not_a_wrong_answer() {
         let e = distribution(DiceExpr::parse("60d6").unwrap().node()).unwrap_err();
         assert_eq!(e, OddsError::Overflow);
+    }
+
+    fn error(src: &str) -> OddsError {
+        distribution(DiceExpr::parse(src).unwrap().node()).unwrap_err()
+    }
+
+    #[test]
+    fn a_value_past_64_bits_is_an_error_not_a_wrong_answer() {
+        // 10^27 wrapped round to a negative number before.
+        assert_eq!(
+            error("1000000000*1000000000*1000000000"),
+            OddsError::ValueOverflow
+        );
+        assert_eq!(
+            error("1000000000*1000000000*10-1d6"),
+            OddsError::ValueOverflow
+        );
+        // Within 64 bits all is well.
+        assert_eq!(
+            dist("1000000000*1000000000").range(),
+            (10i64.pow(18), 10i64.pow(18))
+        );
+    }
+
+    #[test]
+    fn counting_that_would_take_too_long_is_refused_up_front() {
+        // Each of these took seconds to minutes, or for ever, before.
+        assert_eq!(error("2d10000"), OddsError::TooMuchWork);
+        assert_eq!(error("3d10000kh2"), OddsError::TooMuchWork);
+        assert!(matches!(
+            error("1d1!1000000000"),
+            OddsError::Unsupported(m) if m.contains("at most 100000")
+        ));
+        // Large but reasonable ones still answer.
+        assert_eq!(dist("2d1000").prob(2000), Fraction::new(1, 1_000_000));
+        assert_eq!(dist("3d300kh2").range(), (2, 600));
+        assert_eq!(dist("1d1!50000").range(), (50_001, 50_001));
+    }
+
+    #[test]
+    fn no_dice_have_a_highest_die_of_nothing() {
+        // As a figure with no dice scores 0 in Playmobil: any die beats it.
+        assert_eq!(highest_die(&spec("0d6")).unwrap(), Dist::point(0));
+        let c = compare(
+            &highest_die(&spec("0d6")).unwrap(),
+            &highest_die(&spec("1d6")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(c.defender_higher, Fraction::new(1, 1));
     }
 }

@@ -164,6 +164,18 @@ fn check_of_a_missing_path_exits_2() {
     out.stderr_has(&["`no/such/place` does not exist"]);
 }
 
+// Guards that an expression may start with a minus: `roll` takes it as it is, `odds` after
+// `--` (its expression is several words, and flags may follow them).
+#[test]
+fn dice_expressions_may_start_with_a_minus() {
+    sandtable(&["roll", "-1d6+3", "--seed", "1"], None)
+        .expect_code(0)
+        .stdout_has(&["-1d6+3: -["]);
+    sandtable(&["odds", "--", "-1d6+3"], None)
+        .expect_code(0)
+        .stdout_has(&["-1d6+3: total, mean -0.5000, from -3 to 2"]);
+}
+
 // Guards that a scenario file that cannot be read is named, with the reason said once.
 #[test]
 fn unreadable_scenario_is_named_with_its_reason_once() {

@@ -223,3 +223,82 @@ fn action_odds_stop_at_a_bug_that_some_dice_reach() {
     .expect_code(1)
     .stderr_has(&["no_such_rule"]);
 }
+
+/// A session of the default scenario with one house rule (`private fn attacker_wins(a, d)`
+/// and whatever else `rule` says) loaded after the ruleset.
+fn session_with_rule(rule: &str) -> (common::Workspace, sandtable::session::Session) {
+    let ws = common::Workspace::new();
+    let path = ws.write("rule.rhai", rule);
+    let project = sandtable::project::Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let mut scenario =
+        sandtable::scenario::Scenario::load(&project, &project.default_scenario()).unwrap();
+    scenario.house_rules.push(path);
+    let session = sandtable::session::Session::new(&project, scenario, 3).unwrap();
+    (ws, session)
+}
+
+fn exact_chance(odds: &sandtable::action_odds::ActionOdds, what: &str) -> String {
+    let (_, chance) = odds
+        .outcomes
+        .iter()
+        .find(|(w, _)| w.contains(what))
+        .unwrap_or_else(|| panic!("no result with `{what}` in {odds:?}"));
+    match chance {
+        sandtable::action_odds::Chance::Exact(f) => f.to_string(),
+        other => panic!("expected exact odds, got {other:?}"),
+    }
+}
+
+// A rule that refuses on a roll of 1 refuses on the walk's very first branch (every die a
+// 1): that is a result on some dice, not a refusal whatever the dice.
+#[test]
+fn action_refused_on_a_roll_of_one_is_a_result_with_its_chance() {
+    let (_ws, mut session) = session_with_rule(
+        "private fn attacker_wins(a, d) { if a == 1 { throw \"viking_1 fumbles\"; } a >= d }\n",
+    );
+    let odds = sandtable::action_odds::action_odds(
+        &mut session,
+        "melee viking_1 legionary_1",
+        Default::default(),
+    )
+    .unwrap();
+    assert_eq!(exact_chance(&odds, "refused: viking_1 fumbles"), "1/6");
+    // The Viking's die shows 2 to 6 and beats the best of two: sum(a^2, a = 2..6) / 216.
+    assert_eq!(exact_chance(&odds, "legionary_1 removed"), "5/12");
+}
+
+// Refused on every branch alike: the refusal itself is the answer, as it is for an action
+// refused before any die is rolled.
+#[test]
+fn action_refused_whatever_the_dice_is_the_refusal() {
+    let (_ws, mut session) =
+        session_with_rule("private fn attacker_wins(a, d) { throw \"no fighting today\"; }\n");
+    let e = sandtable::action_odds::action_odds(
+        &mut session,
+        "melee viking_1 legionary_1",
+        Default::default(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("no fighting today"), "{e}");
+}
+
+// "Roll again on a 1" could go on for ever on the walk's all-ones branch: past a hundred
+// dice in one branch the walk gives way to a seeded estimate, instead of stopping on the
+// sandbox's limits as a broken rule would.
+#[test]
+fn action_with_an_open_reroll_falls_back_to_an_estimate() {
+    let (_ws, mut session) = session_with_rule(
+        "private fn attacker_wins(a, d) { while roll(\"1d6\", \"again\").total == 1 {} a >= d }\n",
+    );
+    let budget = sandtable::action_odds::OddsBudget {
+        runs: 200,
+        ..Default::default()
+    };
+    let odds =
+        sandtable::action_odds::action_odds(&mut session, "melee viking_1 legionary_1", budget)
+            .unwrap();
+    let why = odds.estimated_because.as_deref().expect("an estimate");
+    assert!(why.contains("more than 100 dice"), "{why}");
+    assert_eq!(odds.seed, Some(budget.seed));
+    assert_eq!(odds.plays, 200);
+}

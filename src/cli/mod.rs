@@ -118,7 +118,8 @@ enum Command {
     Odds(odds::OddsArgs),
     /// Roll a dice expression once, e.g. `3d6+1`, `4d6kh3`, `3d6!`, `5d6>=5`
     Roll {
-        /// The expression
+        /// The expression (it may start with `-`: `sandtable roll -1d6+3`)
+        #[arg(allow_hyphen_values = true)]
         expr: String,
     },
     /// Check scenarios and scripts, reporting every problem

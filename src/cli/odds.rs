@@ -34,7 +34,8 @@ pub enum Faces {
 #[derive(Debug, Clone, clap::Args)]
 pub struct OddsArgs {
     /// A dice expression (`3d6`, `4d6kh3`, `3d6!3`, `5d6>=5`), a contest (`3d6 vs 2d6`) or a
-    /// card check (`card<=6`, `3cards<=6`)
+    /// card check (`card<=6`, `3cards<=6`); one that starts with `-` goes after `--`:
+    /// `sandtable odds -- -1d6+3`
     #[arg(required_unless_present = "action", conflicts_with = "action", num_args = 1.., value_name = "EXPR")]
     pub expr: Vec<String>,
     /// Instead of an expression, the odds of a rules action in a scenario, e.g.
@@ -171,7 +172,10 @@ fn odds_error(expr: &str, e: OddsError) -> Error {
             "fewer dice, or a stated explosion depth such as `3d6!3`, keep the count exact"
                 .to_string(),
         ),
-        OddsError::TooManyValues => Some("split the expression into smaller parts".to_string()),
+        OddsError::TooManyValues | OddsError::TooMuchWork => {
+            Some("fewer dice or fewer sides; `sandtable roll` can still roll it".to_string())
+        }
+        OddsError::ValueOverflow => Some("smaller numbers".to_string()),
         OddsError::Unsupported(_) => None,
     };
     Error::other(format!("no exact odds for `{expr}`: {e}"), help)
