@@ -302,3 +302,29 @@ fn action_with_an_open_reroll_falls_back_to_an_estimate() {
     assert_eq!(odds.seed, Some(budget.seed));
     assert_eq!(odds.plays, 200);
 }
+
+// An option where it means nothing is bad usage, not silently ignored: `--by` is for
+// contests, `--faces` and `--jokers` for card checks.
+#[test]
+fn options_that_mean_nothing_here_are_refused() {
+    sandtable(&["odds", "2d6", "--by", "total"], None)
+        .expect_code(2)
+        .stderr_has(&["`--by` is for a contest"]);
+    sandtable(&["odds", "3d6 vs 2d6", "--jokers", "1"], None)
+        .expect_code(2)
+        .stderr_has(&["`--jokers` is for a card check"]);
+    sandtable(
+        &["odds", "--action", "move viking_1 17 19", "--faces", "fail"],
+        None,
+    )
+    .expect_code(2)
+    .stderr_has(&["`--faces` is for a card check"]);
+    // Where they belong, they are taken.
+    sandtable(
+        &["odds", "card<=6", "--faces", "fail", "--jokers", "2"],
+        None,
+    )
+    .expect_code(0)
+    // Ace to 6 of each suit pass: 24 of 54 cards.
+    .stdout_has(&["4/9"]);
+}

@@ -45,25 +45,57 @@ pub struct OddsArgs {
     /// The scenario for `--action` (default: the default scenario)
     #[arg(long, requires = "action")]
     pub scenario: Option<std::path::PathBuf>,
-    /// How a contest compares the rolls
-    #[arg(long, value_enum, default_value_t)]
-    pub by: By,
-    /// How face cards count in a card check
-    #[arg(long, value_enum, default_value_t)]
-    pub faces: Faces,
-    /// Jokers in the deck for a card check (they always fail)
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=2))]
-    pub jokers: u32,
+    /// How a contest compares the rolls [default: highest]
+    #[arg(long, value_enum)]
+    pub by: Option<By>,
+    /// How face cards count in a card check [default: pass]
+    #[arg(long, value_enum)]
+    pub faces: Option<Faces>,
+    /// Jokers in the deck for a card check (they always fail) [default: 0]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=2))]
+    pub jokers: Option<u32>,
+}
+
+impl OddsArgs {
+    /// Refuses the options that mean nothing for what is asked (`--by` outside a contest,
+    /// `--faces` and `--jokers` outside a card check), rather than ignore them.
+    fn check_options(&self, contest: bool, cards: bool) -> Result<(), Error> {
+        let misplaced = [
+            (
+                "--by",
+                self.by.is_some() && !contest,
+                "a contest (`3d6 vs 2d6`)",
+            ),
+            (
+                "--faces",
+                self.faces.is_some() && !cards,
+                "a card check (`card<=6`)",
+            ),
+            (
+                "--jokers",
+                self.jokers.is_some() && !cards,
+                "a card check (`card<=6`)",
+            ),
+        ];
+        match misplaced.into_iter().find(|(_, given, _)| *given) {
+            Some((option, _, for_what)) => Err(Error::Usage(format!(
+                "`{option}` is for {for_what}; it means nothing here"
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Prints the exact odds of an expression.
 pub fn odds(common: &Common, args: &OddsArgs) -> Result<u8, Error> {
     if let Some(action) = &args.action {
+        args.check_options(false, false)?;
         return action_odds(common, args.scenario.clone(), action.trim());
     }
     let joined = args.expr.join(" ");
     let expr = joined.trim();
     if let Some(check) = parse_card_check(expr, args)? {
+        args.check_options(false, true)?;
         let dist = odds::card_check(&check).map_err(|e| odds_error(expr, e))?;
         let what = if check.draws == 1 {
             "cards passing (1 drawn)".to_string()
@@ -74,10 +106,12 @@ pub fn odds(common: &Common, args: &OddsArgs) -> Result<u8, Error> {
         return Ok(0);
     }
     if let Some((a, b)) = split_contest(expr) {
+        args.check_options(true, false)?;
+        let by = args.by.unwrap_or_default();
         let (left, right) = (&expr[..a.end], &expr[b.start..]);
         let pa = parse_side(expr, left, 0)?;
         let pb = parse_side(expr, right, b.start)?;
-        let (da, db) = match args.by {
+        let (da, db) = match by {
             By::Highest => (highest(expr, &pa)?, highest(expr, &pb)?),
             By::Total => (
                 odds::distribution(pa.node()).map_err(|e| odds_error(expr, e))?,
@@ -85,9 +119,10 @@ pub fn odds(common: &Common, args: &OddsArgs) -> Result<u8, Error> {
             ),
         };
         let contest = odds::compare(&da, &db).map_err(|e| odds_error(expr, e))?;
-        print_contest(common, expr, args.by, &contest);
+        print_contest(common, expr, by, &contest);
         return Ok(0);
     }
+    args.check_options(false, false)?;
     let parsed = DiceExpr::parse(expr).map_err(|e| super::roll::dice_error(expr, &e))?;
     let dist = odds::distribution(parsed.node()).map_err(|e| odds_error(expr, e))?;
     let what = match parsed.node() {
@@ -157,8 +192,8 @@ fn parse_card_check(expr: &str, args: &OddsArgs) -> Result<Option<CardCheck>, Er
     Ok(Some(CardCheck {
         at_most,
         draws,
-        jokers: args.jokers,
-        faces: match args.faces {
+        jokers: args.jokers.unwrap_or(0),
+        faces: match args.faces.unwrap_or_default() {
             Faces::Pass => FaceCards::Pass,
             Faces::Fail => FaceCards::Fail,
             Faces::Rank => FaceCards::Rank,
