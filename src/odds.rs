@@ -477,9 +477,9 @@ pub fn highest_die(spec: &DiceGroupSpec) -> Result<Dist, OddsError> {
                 .into(),
         ));
     }
-    // Keeping never changes the highest die unless it keeps the lowest.
+    // Keeping never changes the highest die unless it keeps the lowest of the dice.
     let n = match spec.keep {
-        Some(Keep::Lowest(_)) => {
+        Some(Keep::Lowest(k)) if k < spec.count => {
             return Err(OddsError::Unsupported(
                 "a contest by highest die cannot use keep-lowest; use `--by total`".into(),
             ));
@@ -750,6 +750,12 @@ mod tests {
         assert_eq!(dist("2d1000").prob(2000), Fraction::new(1, 1_000_000));
         assert_eq!(dist("3d300kh2").range(), (2, 600));
         assert_eq!(dist("1d1!50000").range(), (50_001, 50_001));
+    }
+
+    #[test]
+    fn keeping_every_die_keeps_the_highest_too() {
+        assert_eq!(highest_die(&spec("3d6kl3")), highest_die(&spec("3d6")));
+        assert!(highest_die(&spec("3d6kl2")).is_err());
     }
 
     #[test]
