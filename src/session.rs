@@ -302,31 +302,71 @@ impl Session {
         Ok(())
     }
 
-    /// Asks the ruleset's `victory` hook whether the battle is over.
-    pub fn victory(&mut self) -> Result<Option<Outcome>, Error> {
-        if !self.ast.iter_functions().any(|f| f.name == VICTORY) {
+    /// Whether the ruleset says how a battle is won (`fn victory()`).
+    fn check_victory(&self) -> Result<(), Error> {
+        if self.ast.iter_functions().any(|f| f.name == VICTORY) {
+            return Ok(());
+        }
+        Err(Error::other(
+            format!(
+                "the ruleset `{}` says nothing of victory",
+                self.scenario.ruleset.id
+            ),
+            Some("define `fn victory()` in its scripts (see docs/writing-a-ruleset.md)".into()),
+        ))
+    }
+
+    /// Whether the computer can play a battle of this game by itself: the ruleset needs a
+    /// policy (`fn play_turn(side)`) and a victory (`fn victory()`). `sim` asks before its
+    /// first battle, so that a missing one is one clear error rather than every run failing.
+    pub fn check_auto_play(&self) -> Result<(), Error> {
+        if !self.verbs.contains_key(PLAY_TURN) {
             return Err(Error::other(
-                format!(
-                    "the ruleset `{}` says nothing of victory",
-                    self.scenario.ruleset.id
-                ),
-                Some("define `fn victory()` in its scripts (see docs/writing-a-ruleset.md)".into()),
+                format!("the ruleset `{}` has no policy", self.scenario.ruleset.id),
+                Some(format!(
+                    "define `fn {PLAY_TURN}(side)` in its scripts (see docs/writing-a-ruleset.md)"
+                )),
             ));
         }
+        self.check_victory()
+    }
+
+    /// Asks the ruleset's `victory` hook whether the battle is over.
+    pub fn victory(&mut self) -> Result<Option<Outcome>, Error> {
+        self.check_victory()?;
         let result = self.call(VICTORY, Vec::new())?;
         if result.is_unit() {
             return Ok(None);
         }
+        let contract = "give () while the battle goes on, else #{ winner: SIDE, reason: \"...\" } \
+                        with a side's id, or `winner: ()` for a draw";
         let map = result.try_cast::<rhai::Map>().ok_or_else(|| {
             Error::other(
                 "`victory()` must give () or a map #{ winner, reason }",
-                None,
+                Some(contract.into()),
             )
         })?;
-        let winner = map
-            .get("winner")
-            .filter(|w| !w.is_unit())
-            .map(|w| w.to_string());
+        let winner = match map.get("winner") {
+            None => {
+                return Err(Error::other(
+                    "`victory()` gave a map without `winner`",
+                    Some(contract.into()),
+                ));
+            }
+            Some(w) if w.is_unit() => None,
+            Some(w) => {
+                let id = w.to_string();
+                if !self.scenario.sides.iter().any(|s| s.id == id) {
+                    let ids: Vec<&str> =
+                        self.scenario.sides.iter().map(|s| s.id.as_str()).collect();
+                    return Err(Error::other(
+                        format!("`victory()` named `{id}` the winner, which is not a side's id"),
+                        Some(format!("the sides are {}", ids.join(", "))),
+                    ));
+                }
+                Some(id)
+            }
+        };
         let reason = map.get("reason").map(|r| r.to_string()).unwrap_or_default();
         Ok(Some(Outcome {
             winner,
@@ -371,24 +411,30 @@ impl Session {
         max_turns: i64,
         mut after_step: impl FnMut(&mut Session),
     ) -> Result<Outcome, Error> {
-        if !self.verbs.contains_key(PLAY_TURN) {
-            return Err(Error::other(
-                format!("the ruleset `{}` has no policy", self.scenario.ruleset.id),
-                Some(format!(
-                    "define `fn {PLAY_TURN}(side)` in its scripts (see docs/writing-a-ruleset.md)"
-                )),
-            ));
-        }
+        self.check_auto_play()?;
+        // Each side plays once a turn: more plays than that means an `end_turn` that never
+        // moves the turn on, and the battle would go on (and its log grow) for ever.
+        let sides = self.scenario.sides.len().max(1) as i64;
+        let most_plays = max_turns.saturating_add(1).saturating_mul(sides);
+        let mut plays = 0;
         loop {
             if let Some(outcome) = self.victory()? {
                 return Ok(outcome);
             }
-            if self.state.borrow().turn > max_turns {
+            let turn = self.state.borrow().turn;
+            if turn > max_turns {
                 return Err(Error::other(
                     format!("the battle has not ended after {max_turns} turns"),
                     Some("the ruleset's `victory` can never be met in this scenario".into()),
                 ));
             }
+            if plays >= most_plays {
+                return Err(Error::other(
+                    format!("the battle has not ended after {plays} plays, and it is only turn {turn}"),
+                    Some("the ruleset's `end_turn` must pass play to the next side, and start a new turn once every side has played".into()),
+                ));
+            }
+            plays += 1;
             let side = self.state.borrow().active_side.clone();
             let played = self.call(PLAY_TURN, vec![side.into()]);
             after_step(self);

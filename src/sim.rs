@@ -69,26 +69,29 @@ impl Tally {
         self.runs - self.errors
     }
 
-    /// `sum` spread over the finished battles.
-    fn per_finished_battle(&self, sum: u64) -> f64 {
-        sum as f64 / self.finished().max(1) as f64
+    /// `sum` spread over the finished battles; `None` when none finished.
+    fn per_finished_battle(&self, sum: u64) -> Option<f64> {
+        let n = self.finished();
+        (n > 0).then(|| sum as f64 / n as f64)
     }
 
-    /// The mean number of turns a finished battle took.
-    pub fn turns_mean(&self) -> f64 {
+    /// The mean number of turns a finished battle took (`None`: no battle finished).
+    pub fn turns_mean(&self) -> Option<f64> {
         self.per_finished_battle(self.turns)
     }
 
     /// The mean number of a side's units in play at the end of a finished battle.
-    pub fn survivors_mean(&self, side: &str) -> f64 {
+    pub fn survivors_mean(&self, side: &str) -> Option<f64> {
         self.per_finished_battle(self.survivors.get(side).copied().unwrap_or(0))
     }
 
-    /// The mean number of each troop type in play at the end of a finished battle.
+    /// The mean number of each troop type in play at the end of a finished battle (none
+    /// when no battle finished).
     pub fn survivors_by_troop_mean(&self) -> impl Iterator<Item = (&str, f64)> + '_ {
-        self.survivors_by_troop
-            .iter()
-            .map(|(troop, &n)| (troop.as_str(), self.per_finished_battle(n)))
+        self.survivors_by_troop.iter().filter_map(|(troop, &n)| {
+            self.per_finished_battle(n)
+                .map(|mean| (troop.as_str(), mean))
+        })
     }
 
     /// A side's win rate and the half-width of its 95% interval.
@@ -124,7 +127,9 @@ impl Tally {
     }
 }
 
-/// The paired difference of one side's wins between a house rule and the plain rules.
+/// The paired difference of one side's wins between a house rule and the plain rules, over
+/// the runs whose two battles both finished (a battle stopped by a script error has no
+/// winner to compare).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Paired {
     /// The sum over runs of (win with the rule) - (win without), each -1, 0 or 1.
@@ -133,6 +138,8 @@ pub struct Paired {
     pub sum_sq: u64,
     /// Runs compared.
     pub runs: u64,
+    /// Of those, the runs the side won without the rule.
+    pub won_before: u64,
 }
 
 impl Paired {
@@ -140,14 +147,24 @@ impl Paired {
         self.sum += other.sum;
         self.sum_sq += other.sum_sq;
         self.runs += other.runs;
+        self.won_before += other.won_before;
     }
 
-    fn record(&mut self, difference: i64) {
+    fn record(&mut self, won_before: bool, won_after: bool) {
+        let difference = i64::from(won_after) - i64::from(won_before);
         self.merge(&Paired {
             sum: difference,
             sum_sq: (difference * difference) as u64,
             runs: 1,
+            won_before: u64::from(won_before),
         });
+    }
+
+    /// The side's win rates without and with the rule, over the runs compared.
+    pub fn win_rates(&self) -> (f64, f64) {
+        let n = self.runs.max(1) as f64;
+        let before = self.won_before as f64;
+        (before / n, (before + self.sum as f64) / n)
     }
 
     /// The mean difference and the half-width of its 95% interval.
@@ -283,12 +300,15 @@ fn worker(
 ) -> Result<Vec<VariantTally>, Error> {
     let mut sessions = Vec::new();
     for v in variants {
-        sessions.push(Session::new(project, v.clone(), seed)?);
+        let session = Session::new(project, v.clone(), seed)?;
+        session.check_auto_play()?;
+        sessions.push(session);
     }
     let sides: Vec<String> = variants[0].sides.iter().map(|s| s.id.clone()).collect();
     let mut out: Vec<VariantTally> = vec![Default::default(); variants.len()];
     for run in std::iter::from_fn(|| queue.take()).flatten() {
-        let mut base_winner: Option<String> = None;
+        // The plain rules' winner, `None` when their battle failed.
+        let mut base_winner: Option<Option<String>> = None;
         for (i, session) in sessions.iter_mut().enumerate() {
             let tally = &mut out[i].0;
             tally.runs += 1;
@@ -299,7 +319,7 @@ fn worker(
                         s.take_events();
                     })
                 });
-            let winner = match played {
+            let winner: Option<Option<String>> = match played {
                 Ok(outcome) => {
                     tally.turns += outcome.turn.max(0) as u64;
                     match &outcome.winner {
@@ -311,7 +331,7 @@ fn worker(
                         *tally.survivors.entry(u.side.clone()).or_default() += 1;
                         *tally.survivors_by_troop.entry(u.troop.clone()).or_default() += 1;
                     }
-                    outcome.winner
+                    Some(outcome.winner)
                 }
                 // A script that runs out of its time or operations would do so battle after
                 // battle, a time budget each: stop the whole simulation with its diagnostic.
@@ -329,11 +349,12 @@ fn worker(
             };
             if i == 0 {
                 base_winner = winner;
-            } else {
+            } else if let (Some(before), Some(after)) = (&base_winner, &winner) {
                 for side in &sides {
-                    let d = i64::from(winner.as_deref() == Some(side.as_str()))
-                        - i64::from(base_winner.as_deref() == Some(side.as_str()));
-                    out[i].1.entry(side.clone()).or_default().record(d);
+                    out[i].1.entry(side.clone()).or_default().record(
+                        before.as_deref() == Some(side.as_str()),
+                        after.as_deref() == Some(side.as_str()),
+                    );
                 }
             }
         }
@@ -354,7 +375,9 @@ mod tests {
             sum: 1,
             sum_sq: 3,
             runs: 4,
+            won_before: 1,
         };
+        assert_eq!(p.win_rates(), (0.25, 0.5));
         let (mean, pm) = p.difference();
         assert!((mean - 0.25).abs() < 1e-12);
         assert!((pm - 1.96 * (0.916_666_666_666_666_6f64 / 4.0).sqrt()).abs() < 1e-12);
@@ -389,20 +412,21 @@ mod tests {
         t.survivors.insert("romans".into(), 6);
         t.survivors_by_troop.insert("heavy_infantry".into(), 6);
         assert_eq!(t.finished(), 3);
-        assert_eq!(t.turns_mean(), 3.0);
-        assert_eq!(t.survivors_mean("romans"), 2.0);
-        assert_eq!(t.survivors_mean("vikings"), 0.0);
+        assert_eq!(t.turns_mean(), Some(3.0));
+        assert_eq!(t.survivors_mean("romans"), Some(2.0));
+        assert_eq!(t.survivors_mean("vikings"), Some(0.0));
         assert_eq!(
             t.survivors_by_troop_mean().collect::<Vec<_>>(),
             [("heavy_infantry", 2.0)]
         );
-        // No battle finished: no mean to speak of, and no division by zero.
+        // No battle finished: no mean to speak of.
         let failed = Tally {
             runs: 2,
             errors: 2,
             ..Default::default()
         };
-        assert_eq!(failed.turns_mean(), 0.0);
+        assert_eq!(failed.turns_mean(), None);
+        assert_eq!(failed.survivors_mean("romans"), None);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 mod common;
 
+use common::game::{Game, legionary, viking};
 use common::{project_file, sandtable};
 
 // Guards that a battle is played to the end and says who won and why.
@@ -57,4 +58,50 @@ fn policy_actions_are_never_refused() {
         out.expect_code(0);
         assert!(out.stderr.is_empty(), "seed {seed}: {}", out.stderr);
     }
+}
+
+/// A far-apart legionary and Viking, with a house rule loaded after the ruleset.
+fn game_with_rule(rule: &str) -> Game {
+    let romans = legionary("legionary_1", 10.0, 2.0, "");
+    let vikings = viking("viking_1", 40.0, 34.0, "");
+    let game = Game::with(
+        Some("vikings"),
+        &[romans.as_str()],
+        &[vikings.as_str()],
+        "house_rules: [rule.rhai]\n",
+    );
+    game.write("rule.rhai", rule);
+    game
+}
+
+// Guards that a battle whose `end_turn` never moves the turn on stops with an error, instead
+// of playing (and logging) for ever.
+#[test]
+fn battle_whose_end_turn_never_moves_on_is_an_error() {
+    let game = game_with_rule("fn victory() { () }\nfn end_turn() { }\n");
+    game.sandtable(&["battle", "game.yaml", "--seed", "1"], None)
+        .expect_code(1)
+        .stderr_has(&[
+            "the battle has not ended after 2002 plays, and it is only turn 1",
+            "`end_turn` must pass play to the next side",
+        ]);
+}
+
+// Guards that `victory()` names the winner by a side's id: a name, or a map without
+// `winner`, is an error rather than a battle everyone loses or a silent draw.
+#[test]
+fn victory_must_name_a_side_by_its_id() {
+    let named = game_with_rule("fn victory() { #{ winner: \"Rome\", reason: \"by name\" } }\n");
+    named
+        .sandtable(&["battle", "game.yaml", "--seed", "1"], None)
+        .expect_code(1)
+        .stderr_has(&[
+            "`victory()` named `Rome` the winner, which is not a side's id",
+            "the sides are romans, vikings",
+        ]);
+    let unnamed = game_with_rule("fn victory() { #{ winer: \"romans\", reason: \"typo\" } }\n");
+    unnamed
+        .sandtable(&["battle", "game.yaml", "--seed", "1"], None)
+        .expect_code(1)
+        .stderr_has(&["`victory()` gave a map without `winner`"]);
 }

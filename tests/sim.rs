@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{Workspace, project_file, sandtable};
+use common::game::{Game, legionary, viking};
+use common::{Workspace, project, project_file, sandtable};
 
 fn sim_json(args: &[&str]) -> serde_json::Value {
     let scenario = project_file("scenarios/romans_vs_vikings.yaml");
@@ -68,6 +69,19 @@ fn sim_errors_are_counted_identically_for_any_thread_count() {
         "{first}"
     );
     assert_eq!(one["base"]["errors"], 0);
+    // The paired comparison leaves out the runs whose house-rule battle failed: they have no
+    // winner to compare, and counting them as lost would bias the difference.
+    let pairs = one["with"][0]["paired"]["romans"]["pairs"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(pairs, 30 - errors);
+    // A battle that failed has no turns or survivors to average either.
+    let finished = (30 - errors) as f64;
+    let turns = result["turns_mean"].as_f64().unwrap();
+    assert!(
+        turns >= 1.0,
+        "{turns} turns on average over {finished} battles"
+    );
 }
 
 // A house rule that loops for ever would spend its whole time budget in every battle: the
@@ -186,4 +200,28 @@ fn example_house_rule_report_is_what_its_command_prints() {
             common::diff(expected, &out.stdout)
         );
     }
+}
+
+// A ruleset the computer cannot play (no policy) is one clear error before the first
+// battle, with its hint, not every run failing and the command succeeding.
+#[test]
+fn sim_of_a_ruleset_without_a_policy_stops_before_the_first_battle() {
+    let (romans, vikings) = (
+        legionary("legionary_1", 10.0, 2.0, ""),
+        viking("viking_1", 40.0, 34.0, ""),
+    );
+    let game = Game::with_abilities("vikings", &[romans.as_str()], &[vikings.as_str()], &[]);
+    let ruleset = "scripts/rulesets/playmobil/ruleset.yaml";
+    let yaml = std::fs::read_to_string(project().join(ruleset)).unwrap();
+    assert!(
+        yaml.contains(", policy.rhai]"),
+        "the ruleset lists its policy last"
+    );
+    game.write(ruleset, &yaml.replace(", policy.rhai]", "]"));
+    game.sandtable(&["sim", "game.yaml", "--runs", "5"], None)
+        .expect_code(1)
+        .stderr_has(&[
+            "the ruleset `playmobil` has no policy",
+            "define `fn play_turn(side)`",
+        ]);
 }

@@ -75,19 +75,20 @@ fn print(report: &Report, seed: u64, name: &str) {
         for (id, side) in &report.sides {
             let (p, pm) = t.win_rate(id);
             let (l, lm) = t.loss_rate(id);
+            let survivors = t
+                .survivors_mean(id)
+                .map_or("-".to_string(), |m| format!("{m:.2}"));
             outln!(
-                "  {side:<20} wins {:>13}   loses {:>13}   survivors {:.2}",
+                "  {side:<20} wins {:>13}   loses {:>13}   survivors {survivors}",
                 pct(p, pm),
                 pct(l, lm),
-                t.survivors_mean(id)
             );
         }
         let (d, dm) = t.draw_rate();
-        outln!(
-            "  draws {}, turns {:.2} on average",
-            pct(d, dm),
-            t.turns_mean()
-        );
+        match t.turns_mean() {
+            Some(turns) => outln!("  draws {}, turns {turns:.2} on average", pct(d, dm)),
+            None => outln!("  draws {}, no battle finished", pct(d, dm)),
+        }
         let troops: Vec<String> = t
             .survivors_by_troop_mean()
             .map(|(troop, mean)| format!("{troop} {mean:.2}"))
@@ -103,22 +104,33 @@ fn print(report: &Report, seed: u64, name: &str) {
             );
         }
     }
-    for (path, tally, paired) in &report.variants {
+    for (path, _, paired) in &report.variants {
         let label = path
             .file_name()
             .and_then(|f| f.to_str())
             .unwrap_or("house rule");
         outln!("\n{label} against the rules as written (paired, same seeds):");
+        let pairs = paired.values().next().map_or(0, |p| p.runs);
+        if pairs == 0 {
+            outln!("  no run finished both its battles: nothing to compare");
+            continue;
+        }
         for (id, side) in &report.sides {
-            let (before, _) = b.win_rate(id);
-            let (after, _) = tally.win_rate(id);
-            let (d, pm) = paired.get(id).map(|p| p.difference()).unwrap_or((0.0, 0.0));
+            let p = paired.get(id).cloned().unwrap_or_default();
+            let (before, after) = p.win_rates();
+            let (d, pm) = p.difference();
             outln!(
                 "  {side} win {:.0}% -> {:.0}% ({:+.1} +/- {:.1})",
                 before * 100.0,
                 after * 100.0,
                 d * 100.0,
                 pm * 100.0
+            );
+        }
+        if pairs < b.runs {
+            outln!(
+                "  over the {pairs} of {} runs whose two battles both finished",
+                b.runs
             );
         }
     }
@@ -161,9 +173,13 @@ fn to_json(report: &Report, seed: u64) -> serde_json::Value {
                 .iter()
                 .map(|(side, p)| {
                     let (d, pm) = p.difference();
+                    let (before, after) = p.win_rates();
                     (
                         side.clone(),
-                        json!({ "difference": d, "plus_minus_95": pm }),
+                        json!({
+                            "pairs": p.runs, "win_rate_before": before, "win_rate_after": after,
+                            "difference": d, "plus_minus_95": pm,
+                        }),
                     )
                 })
                 .collect();

@@ -106,6 +106,12 @@ impl Game {
         }
     }
 
+    /// Writes a file beside the game (a house rule the scenario names, say), or in its own
+    /// project's folders.
+    pub fn write(&self, name: &str, text: &str) {
+        self.ws.write(name, text);
+    }
+
     /// Runs the binary with `args` in the game's folder and project.
     pub fn sandtable(&self, args: &[&str], stdin: Option<&str>) -> Output {
         let out = if self.own_project {
