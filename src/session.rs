@@ -21,6 +21,7 @@ use crate::script::abilities::Abilities;
 use crate::script::api::{self, Shared};
 use crate::script::engine::{self, Budget, Limits};
 use crate::script::error::Sources;
+use crate::script::resolver::ModuleCache;
 use crate::state::GameState;
 
 /// A verb of the ruleset (or a house rule): a public script function players call by name.
@@ -44,6 +45,8 @@ pub struct Session {
     engine: Engine,
     budget: Budget,
     limits: Limits,
+    /// The modules the scripts have imported, emptied when a new battle starts.
+    modules: ModuleCache,
     ast: AST,
     scope: Scope<'static>,
     sources: Sources,
@@ -116,7 +119,8 @@ impl Session {
             scenario_dir,
             project.scripts_dir(),
         ];
-        let mut engine = engine::sandboxed(&limits, &budget, roots);
+        let modules = ModuleCache::default();
+        let mut engine = engine::sandboxed(&limits, &budget, roots, modules.clone());
         let abilities: api::SharedAbilities = Rc::default();
         let manual: api::ManualDice = Rc::default();
         api::register(
@@ -136,6 +140,7 @@ impl Session {
             engine,
             budget,
             limits,
+            modules,
             ast: AST::empty(),
             scope: Scope::new(),
             sources: Sources::default(),
@@ -176,10 +181,12 @@ impl Session {
 
     /// Starts the game again from the scenario, drawing every roll and shuffle from `rng`:
     /// a fresh state (decks shuffled by `rng`), then the set-up, as [`Session::new`] does,
-    /// with the scripts kept compiled, so it costs what the set-up costs. Simulations start
+    /// with the scripts kept compiled, so it costs what the set-up costs (a module the scripts
+    /// import is evaluated again at its first import, since its top level may roll). Simulations start
     /// each run this way, so that a preparation roll or a shuffle differs from run to run.
     pub fn start_over(&mut self, seed: u64, rng: crate::rng::GameRng) -> Result<(), Error> {
         *self.state.borrow_mut() = GameState::with_rng(&self.scenario, seed, rng);
+        self.modules.clear();
         self.past.clear();
         self.future.clear();
         self.emitted = 0;

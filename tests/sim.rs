@@ -225,3 +225,45 @@ fn sim_of_a_ruleset_without_a_policy_stops_before_the_first_battle() {
             "define `fn play_turn(side)`",
         ]);
 }
+
+// A module whose top level rolls a die is evaluated afresh in every battle, so the report
+// stays the same for any thread count (before, it rolled only in each thread's first battle).
+#[test]
+fn sim_with_a_module_that_rolls_on_import_is_identical_for_any_thread_count() {
+    let ws = Workspace::new();
+    let scenario =
+        std::fs::read_to_string(project_file("scenarios/romans_vs_vikings.yaml")).unwrap();
+    ws.write("game.yaml", &scenario);
+    ws.write(
+        "omen.rhai",
+        "let omen = roll(\"1d6\", \"an omen\").total;\n",
+    );
+    ws.write(
+        "rule.rhai",
+        "private fn attacker_wins(a, d) { import \"omen\" as o; a >= d }\n",
+    );
+    let run = |threads: &str| {
+        let out = ws.sandtable(
+            &[
+                "--json",
+                "sim",
+                "game.yaml",
+                "--runs",
+                "16",
+                "--seed",
+                "5",
+                "--threads",
+                threads,
+                "--with",
+                "rule.rhai",
+            ],
+            None,
+        );
+        out.expect_code(0);
+        serde_json::from_str::<serde_json::Value>(out.stdout.trim()).unwrap()
+    };
+    let one = run("1");
+    assert_eq!(one["with"][0]["result"]["errors"], 0);
+    assert_eq!(one, run("2"));
+    assert_eq!(one, run("4"));
+}

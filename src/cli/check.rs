@@ -55,7 +55,12 @@ fn check_file(project: &Project, file: &Path) -> Result<String, Error> {
     if ext == "rhai" {
         let text = read_file(file)?;
         let name = file.display().to_string();
-        let engine = engine::sandboxed(&Limits::default(), &Budget::default(), Vec::new());
+        let engine = engine::sandboxed(
+            &Limits::default(),
+            &Budget::default(),
+            Vec::new(),
+            Default::default(),
+        );
         let ast = engine.compile(&text).map_err(|e| {
             let mut sources = Sources::default();
             sources.insert(&name, &text);

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use rhai::{Dynamic, Engine, OptimizationLevel};
 
-use crate::script::resolver::ConfinedResolver;
+use crate::script::resolver::{ConfinedResolver, ModuleCache};
 
 /// The limits every script runs under.
 #[derive(Clone, Debug)]
@@ -120,8 +120,14 @@ impl Budget {
     }
 }
 
-/// Builds a sandboxed engine with the given limits, importing only from `roots`.
-pub fn sandboxed(limits: &Limits, budget: &Budget, roots: Vec<PathBuf>) -> Engine {
+/// Builds a sandboxed engine with the given limits, importing only from `roots` and keeping
+/// the imported modules in `modules`.
+pub fn sandboxed(
+    limits: &Limits,
+    budget: &Budget,
+    roots: Vec<PathBuf>,
+    modules: ModuleCache,
+) -> Engine {
     let mut engine = Engine::new();
     engine
         .set_optimization_level(OptimizationLevel::Simple)
@@ -136,7 +142,7 @@ pub fn sandboxed(limits: &Limits, budget: &Budget, roots: Vec<PathBuf>) -> Engin
         .set_max_modules(limits.max_modules)
         .set_fail_on_invalid_map_property(true)
         .set_max_strings_interned(0)
-        .set_module_resolver(ConfinedResolver::new(roots))
+        .set_module_resolver(ConfinedResolver::with_cache(roots, modules))
         .disable_symbol("eval");
     let budget = budget.clone();
     engine.on_progress(move |ops| {
@@ -167,7 +173,10 @@ mod tests {
             time_budget: Duration::from_millis(200),
             ..Limits::default()
         };
-        (sandboxed(&limits, &budget, vec![]), budget)
+        (
+            sandboxed(&limits, &budget, vec![], ModuleCache::default()),
+            budget,
+        )
     }
 
     #[test]

@@ -8,27 +8,47 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
 
 use rhai::{Engine, EvalAltResult, Module, ModuleResolver, Position, Scope, Shared};
 
 /// Largest script file an import may read.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
+/// The modules imported so far, each evaluated once. A module's top level runs in the game
+/// (it may roll a die), so a session that starts a new battle empties it: every battle then
+/// runs it afresh at its first import, whichever battles came before (which is what keeps
+/// `sim` identical for any thread count).
+#[derive(Clone, Default)]
+pub struct ModuleCache(Rc<RefCell<HashMap<PathBuf, Shared<Module>>>>);
+
+impl ModuleCache {
+    /// Forgets every module evaluated so far.
+    pub fn clear(&self) {
+        self.0.borrow_mut().clear();
+    }
+}
+
 /// Resolves `import "name"` under a fixed list of folders.
 pub struct ConfinedResolver {
     roots: Vec<PathBuf>,
-    cache: RefCell<HashMap<PathBuf, Shared<Module>>>,
+    cache: ModuleCache,
 }
 
 impl ConfinedResolver {
     /// A resolver for these roots (folders that do not exist are skipped).
     pub fn new(roots: Vec<PathBuf>) -> Self {
+        Self::with_cache(roots, ModuleCache::default())
+    }
+
+    /// A resolver for these roots keeping its modules in `cache`, which the caller may empty.
+    pub fn with_cache(roots: Vec<PathBuf>, cache: ModuleCache) -> Self {
         ConfinedResolver {
             roots: roots
                 .into_iter()
                 .filter_map(|r| r.canonicalize().ok())
                 .collect(),
-            cache: RefCell::new(HashMap::new()),
+            cache,
         }
     }
 
@@ -60,7 +80,7 @@ impl ConfinedResolver {
     }
 
     fn load(&self, engine: &Engine, file: &Path) -> Result<Shared<Module>, Box<EvalAltResult>> {
-        if let Some(m) = self.cache.borrow().get(file) {
+        if let Some(m) = self.cache.0.borrow().get(file) {
             return Ok(m.clone());
         }
         let too_big = std::fs::metadata(file)
@@ -81,6 +101,7 @@ impl ConfinedResolver {
         ast.set_source(file.display().to_string());
         let module: Shared<Module> = Module::eval_ast_as_new(Scope::new(), &ast, engine)?.into();
         self.cache
+            .0
             .borrow_mut()
             .insert(file.to_path_buf(), module.clone());
         Ok(module)
