@@ -216,7 +216,10 @@ pub fn simulate(
         s.house_rules.push(rule.clone());
         variants.push(s);
     }
-    let threads = threads.clamp(1, 256);
+    // No more threads than runs: each compiles the scripts, which costs more than a battle.
+    let threads = threads
+        .clamp(1, 256)
+        .min(usize::try_from(runs).unwrap_or(usize::MAX).max(1));
     // Workers take the next block of runs as they finish one, so a thread held up by long
     // battles does not hold up the rest; blocks are small enough to share the work evenly.
     let block = (runs / (threads as u64 * 32)).clamp(1, 64);

@@ -60,7 +60,7 @@ fn pct(p: f64, pm: f64) -> String {
 
 fn print(report: &Report, seed: u64, name: &str) {
     let b = &report.base;
-    outln!("{name}: {} battles from seed {seed}", b.runs);
+    outln!("{name}: {} from seed {seed}", battles(b.runs));
     let mut columns: Vec<(&str, &Tally)> = vec![("rules as written", b)];
     for (path, tally, _) in &report.variants {
         columns.push((
@@ -98,8 +98,8 @@ fn print(report: &Report, seed: u64, name: &str) {
         }
         if t.errors > 0 {
             outln!(
-                "  {} battles ended in an error; the first: {}",
-                t.errors,
+                "  {} ended in an error; the first: {}",
+                battles(t.errors),
                 t.first_error_text().unwrap_or_default()
             );
         }
@@ -133,6 +133,15 @@ fn print(report: &Report, seed: u64, name: &str) {
                 b.runs
             );
         }
+    }
+}
+
+/// `1 battle`, `2 battles`.
+fn battles(n: u64) -> String {
+    if n == 1 {
+        "1 battle".to_string()
+    } else {
+        format!("{n} battles")
     }
 }
 
