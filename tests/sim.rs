@@ -267,3 +267,14 @@ fn sim_with_a_module_that_rolls_on_import_is_identical_for_any_thread_count() {
     assert_eq!(one, run("2"));
     assert_eq!(one, run("4"));
 }
+
+// The plain column is the scenario as it stands: when the scenario has house rules of its
+// own, it is not "the rules as written" and does not say so.
+#[test]
+fn sim_of_a_scenario_with_house_rules_labels_its_plain_column_so() {
+    let scenario = project_file("examples/house_rules/romans_vs_vikings_ties_to_defender.yaml");
+    let out = sandtable(&["sim", &scenario, "--runs", "2", "--seed", "1"], None);
+    out.expect_code(0)
+        .stdout_has(&["\nthe scenario with its house rules:\n"])
+        .stdout_lacks("rules as written");
+}

@@ -49,7 +49,14 @@ pub fn sim(
     if common.json {
         outln!("{}", to_json(&report, seed));
     } else {
-        print(&report, seed, &scenario.name);
+        // The plain column is the scenario as it is, its own house rules included.
+        let base = if scenario.house_rules.is_empty() {
+            ("rules as written", "the rules as written")
+        } else {
+            let with = "the scenario with its house rules";
+            (with, with)
+        };
+        print(&report, seed, &scenario.name, base);
     }
     Ok(0)
 }
@@ -58,10 +65,12 @@ fn pct(p: f64, pm: f64) -> String {
     format!("{:.1}% ± {:.1}", p * 100.0, pm * 100.0)
 }
 
-fn print(report: &Report, seed: u64, name: &str) {
+/// Prints the report; `base` names the plain column as a heading and after "against".
+fn print(report: &Report, seed: u64, name: &str, base: (&str, &str)) {
+    let (heading, against) = base;
     let b = &report.base;
     outln!("{name}: {} from seed {seed}", battles(b.runs));
-    let mut columns: Vec<(&str, &Tally)> = vec![("rules as written", b)];
+    let mut columns: Vec<(&str, &Tally)> = vec![(heading, b)];
     for (path, tally, _) in &report.variants {
         columns.push((
             path.file_name()
@@ -109,7 +118,7 @@ fn print(report: &Report, seed: u64, name: &str) {
             .file_name()
             .and_then(|f| f.to_str())
             .unwrap_or("house rule");
-        outln!("\n{label} against the rules as written (paired, same seeds):");
+        outln!("\n{label} against {against} (paired, same seeds):");
         let pairs = paired.values().next().map_or(0, |p| p.runs);
         if pairs == 0 {
             outln!("  no run finished both its battles: nothing to compare");
