@@ -166,6 +166,19 @@ pub enum Error {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Runaway(Box<Error>),
+    /// A simulated battle in which a script ran away, which stops the whole simulation.
+    #[error("the simulation stopped in run {run}, {variant}")]
+    #[diagnostic(code(sandtable::sim))]
+    SimStopped {
+        /// The run.
+        run: u64,
+        /// Which battles: `playing the rules as written`, `playing with house_rule.rhai`.
+        variant: String,
+        /// What the script did.
+        #[source]
+        #[diagnostic_source]
+        cause: Box<dyn Diagnostic + Send + Sync>,
+    },
     /// Several problems found in one go (a scenario with more than one mistake).
     #[error("{message}")]
     #[diagnostic(code(sandtable::problems))]

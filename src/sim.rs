@@ -247,8 +247,32 @@ pub fn simulate(
             .collect()
     });
     let mut tallies: Vec<VariantTally> = vec![Default::default(); variants.len()];
+    // Of the threads that stopped, the one that stopped at the lowest run speaks (a thread
+    // that could not start has no run, and speaks first).
+    let stopped_at = |e: &Error| match e {
+        Error::SimStopped { run, .. } => *run,
+        _ => 0,
+    };
+    let mut ok = Vec::new();
+    let mut first_error: Option<Error> = None;
     for r in results {
-        for (i, (tally, paired)) in r?.into_iter().enumerate() {
+        match r {
+            Ok(t) => ok.push(t),
+            Err(e) => {
+                if first_error
+                    .as_ref()
+                    .is_none_or(|f| stopped_at(&e) < stopped_at(f))
+                {
+                    first_error = Some(e);
+                }
+            }
+        }
+    }
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    for r in ok {
+        for (i, (tally, paired)) in r.into_iter().enumerate() {
             tallies[i].0.merge(tally);
             for (side, p) in paired {
                 tallies[i].1.entry(side).or_default().merge(&p);
@@ -340,7 +364,18 @@ fn worker(
                 // battle, a time budget each: stop the whole simulation with its diagnostic.
                 Err(e) if e.is_runaway() => {
                     queue.stop.store(true, Ordering::Relaxed);
-                    return Err(e);
+                    let variant = match variants[i].house_rules.last() {
+                        Some(rule) if i > 0 => format!(
+                            "playing with `{}`",
+                            rule.file_name().unwrap_or_default().to_string_lossy()
+                        ),
+                        _ => "playing the scenario's rules".to_string(),
+                    };
+                    return Err(Error::SimStopped {
+                        run,
+                        variant,
+                        cause: Box::new(e),
+                    });
                 }
                 Err(e) => {
                     tally.errors += 1;

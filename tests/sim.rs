@@ -105,9 +105,13 @@ fn sim_stops_at_a_script_that_runs_away() {
         ],
         None,
     );
-    // (Out of operations or out of time, whichever comes first on this machine.)
-    out.expect_code(1)
-        .stderr_has(&["look for a loop that never ends"]);
+    // (Out of operations or out of time, whichever comes first on this machine.) The report
+    // says which battles: those with the house rule.
+    out.expect_code(1).stderr_has(&[
+        "the simulation stopped in run ",
+        ", playing with `endless.rhai`",
+        "look for a loop that never ends",
+    ]);
     assert!(
         out.stderr.contains("time budget") || out.stderr.contains("operations"),
         "{}",

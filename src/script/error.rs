@@ -192,6 +192,14 @@ impl Sources {
                 (text, None)
             }
         };
+        // Rhai passes a runaway up through the calls without saying where it ran away: all
+        // that is known is the script whose function was called first.
+        if runaway && pos.is_none() && calls.is_empty() && !src.is_empty() {
+            return Error::Runaway(Box::new(Error::other(
+                format!("{message}, in a call that began in {src}"),
+                help,
+            )));
+        }
         let diagnostic = self.diagnostic(&src, pos, format!("{message}{within}"), help);
         if runaway {
             Error::Runaway(Box::new(diagnostic))
