@@ -89,6 +89,16 @@ macro_rules! source_diagnostic {
                     help,
                 }
             }
+
+            /// Where it points, in words: `rules.rhai, line 4, column 13`.
+            pub fn place(&self) -> String {
+                let text = self.src.inner();
+                let at = self.labels.first().map_or(0, |l| l.offset()).min(text.len());
+                let before = &text[..at];
+                let line = before.matches('\n').count() + 1;
+                let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                format!("{}, line {line}, column {column}", self.src.name())
+            }
         }
     };
 }
@@ -196,6 +206,16 @@ pub enum Error {
 }
 
 impl Error {
+    /// The error on one line, with where it happened when a script says (for a report that
+    /// has room for one line, as `sim`'s first error).
+    pub fn one_line(&self) -> String {
+        match self {
+            Error::Script(d) => format!("{} ({})", d.message, d.place()),
+            Error::Runaway(inner) => inner.one_line(),
+            other => other.to_string(),
+        }
+    }
+
     /// Whether a script was stopped for running away (out of time or operations): a script
     /// that does so once will likely do so every time it is called.
     pub fn is_runaway(&self) -> bool {

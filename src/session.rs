@@ -488,10 +488,12 @@ impl Session {
 
     /// Calls a verb with arguments.
     pub fn call(&mut self, verb: &str, args: Vec<Dynamic>) -> Result<Dynamic, Error> {
+        // A verb, or a hook (`victory`, `setup`): the script that defines it.
         let source = self
             .verbs
             .get(verb)
             .map(|v| v.source.clone())
+            .or_else(|| self.sources.defined_in(verb).map(str::to_string))
             .unwrap_or_default();
         let ast = self.ast.clone();
         // A verb is a function: it cannot change the scope's variables, and `rewind_scope`

@@ -380,7 +380,7 @@ fn worker(
                 Err(e) => {
                     tally.errors += 1;
                     if tally.first_error.is_none() {
-                        tally.first_error = Some((run, e.to_string()));
+                        tally.first_error = Some((run, e.one_line()));
                     }
                     None
                 }

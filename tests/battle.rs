@@ -105,3 +105,13 @@ fn victory_must_name_a_side_by_its_id() {
         .expect_code(1)
         .stderr_has(&["`victory()` gave a map without `winner`"]);
 }
+
+// Guards that a bug in `victory()` (a hook, not a verb) points at the script that defines
+// it, not at a nameless source.
+#[test]
+fn bug_in_victory_points_at_its_script() {
+    let game = game_with_rule("fn victory() {\n    let x = [1];\n    x[5]\n}\n");
+    let out = game.sandtable(&["battle", "game.yaml", "--seed", "1"], None);
+    out.expect_code(1)
+        .stderr_has(&["Array index 5 out of bounds", "rule.rhai:3:7]"]);
+}

@@ -68,6 +68,8 @@ fn sim_errors_are_counted_identically_for_any_thread_count() {
         first.starts_with("run ") && first.contains("no_such_rule"),
         "{first}"
     );
+    // Where, on the same line: the report has room for one.
+    assert!(first.contains("broken.rhai, line 1, column "), "{first}");
     assert_eq!(one["base"]["errors"], 0);
     // The paired comparison leaves out the runs whose house-rule battle failed: they have no
     // winner to compare, and counting them as lost would bias the difference.

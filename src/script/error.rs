@@ -39,6 +39,11 @@ impl Sources {
             .insert(function.to_string(), source.to_string());
     }
 
+    /// The script that defines a function, if one does.
+    pub fn defined_in(&self, function: &str) -> Option<&str> {
+        self.functions.get(function).map(String::as_str)
+    }
+
     /// A script's text.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.texts.get(name).map(String::as_str)
