@@ -284,3 +284,19 @@ fn sim_of_a_scenario_with_house_rules_labels_its_plain_column_so() {
         .stdout_has(&["\nthe scenario with its house rules:\n"])
         .stdout_lacks("rules as written");
 }
+
+// One run has no spread: the paired line says so rather than print `NaN`.
+#[test]
+fn sim_of_one_run_gives_no_paired_interval() {
+    let scenario = project_file("scenarios/romans_vs_vikings.yaml");
+    let rule = project_file("examples/house_rules/ties_to_defender.rhai");
+    let out = sandtable(
+        &[
+            "sim", &scenario, "--runs", "1", "--seed", "2", "--with", &rule,
+        ],
+        None,
+    );
+    out.expect_code(0)
+        .stdout_has(&["1 battle from seed 2", ", no interval from one run)"])
+        .stdout_lacks("NaN");
+}

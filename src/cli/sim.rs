@@ -128,12 +128,17 @@ fn print(report: &Report, seed: u64, name: &str, base: (&str, &str)) {
             let p = paired.get(id).cloned().unwrap_or_default();
             let (before, after) = p.win_rates();
             let (d, pm) = p.difference();
+            // One pair has no spread to measure.
+            let interval = if pm.is_nan() {
+                ", no interval from one run".to_string()
+            } else {
+                format!(" +/- {:.1}", pm * 100.0)
+            };
             outln!(
-                "  {side} win {:.0}% -> {:.0}% ({:+.1} +/- {:.1})",
+                "  {side} win {:.0}% -> {:.0}% ({:+.1}{interval})",
                 before * 100.0,
                 after * 100.0,
                 d * 100.0,
-                pm * 100.0
             );
         }
         if pairs < b.runs {
