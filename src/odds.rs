@@ -107,6 +107,23 @@ impl Dist {
         Fraction::new(n, self.denom)
     }
 
+    /// Each value with the probability of at least that value, lowest value first: the
+    /// counts from it up, summed exactly (together they are the denominator, which fits).
+    pub fn at_least(&self) -> Vec<(i64, Fraction)> {
+        let mut above = 0u128;
+        let mut rows: Vec<(i64, Fraction)> = self
+            .counts
+            .iter()
+            .rev()
+            .map(|(&v, &c)| {
+                above += c;
+                (v, Fraction::new(above, self.denom))
+            })
+            .collect();
+        rows.reverse();
+        rows
+    }
+
     /// The mean value.
     pub fn mean(&self) -> f64 {
         let d = self.denom as f64;
@@ -750,6 +767,18 @@ mod tests {
         assert_eq!(dist("2d1000").prob(2000), Fraction::new(1, 1_000_000));
         assert_eq!(dist("3d300kh2").range(), (2, 600));
         assert_eq!(dist("1d1!50000").range(), (50_001, 50_001));
+    }
+
+    #[test]
+    fn at_least_sums_from_each_value_up() {
+        let d = dist("2d6");
+        let at_least = d.at_least();
+        assert_eq!(at_least.first(), Some(&(2, Fraction::new(1, 1))));
+        assert_eq!(at_least[5], (7, Fraction::new(7, 12)));
+        assert_eq!(at_least.last(), Some(&(12, Fraction::new(1, 36))));
+        for (v, f) in at_least {
+            assert_eq!(f, d.prob_where(|x| x >= v));
+        }
     }
 
     #[test]

@@ -253,23 +253,9 @@ fn print_dist(common: &Common, expr: &str, what: &str, dist: &Dist) {
         .map(|(_, f)| f.to_string().len())
         .max()
         .unwrap_or(1);
-    // At least each value: the counts from it up, summed exactly (they sum to at most the
-    // denominator, which fits).
-    let mut above = 0u128;
-    let mut at_least: Vec<Fraction> = dist
-        .iter()
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .map(|(_, c)| {
-            above += c;
-            Fraction::new(above, den)
-        })
-        .collect();
-    at_least.reverse();
     let ew = fw + 9; // the fraction, two spaces and the percentage
     outln!("  {:>vw$}  {:>ew$}  {:>8}", "", "exactly", "at least");
-    for ((v, f), at_least) in rows.into_iter().zip(at_least) {
+    for ((v, f), (_, at_least)) in rows.into_iter().zip(dist.at_least()) {
         let bar = crate::action_odds::bar(f.value() / peak, 40);
         outln!(
             "  {v:>vw$}  {:>fw$}  {:>7}  {:>8}  {bar}",
