@@ -82,6 +82,16 @@ pub struct OddsBudget {
     pub seed: u64,
 }
 
+impl OddsBudget {
+    /// The usual limits, with estimates seeded by the game's seed (so `--seed` repeats them).
+    pub fn for_game(session: &Session) -> OddsBudget {
+        OddsBudget {
+            seed: session.state().rng.seed(),
+            ..Default::default()
+        }
+    }
+}
+
 impl Default for OddsBudget {
     fn default() -> Self {
         OddsBudget {

@@ -511,10 +511,7 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
                 "`:odds` needs an action, e.g. `:odds melee viking_1 legionary_1`",
             )?;
             let action: String = line.chars().skip(w.start).collect();
-            let budget = crate::action_odds::OddsBudget {
-                seed: session.state().rng.seed(),
-                ..Default::default()
-            };
+            let budget = crate::action_odds::OddsBudget::for_game(session);
             let odds = crate::action_odds::action_odds(session, &action, budget)?;
             Ok(Reply::Text(odds.render(action.trim())))
         }

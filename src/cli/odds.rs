@@ -312,10 +312,7 @@ fn action_odds(
     action: &str,
 ) -> Result<u8, Error> {
     let (_project, mut session) = super::start_session(common, scenario)?;
-    let budget = crate::action_odds::OddsBudget {
-        seed: session.state().rng.seed(),
-        ..Default::default()
-    };
+    let budget = crate::action_odds::OddsBudget::for_game(&session);
     let odds = crate::action_odds::action_odds(&mut session, action, budget)?;
     if common.json {
         outln!("{}", odds.to_json(action));
