@@ -179,6 +179,14 @@ impl Paired {
     }
 }
 
+/// How a report names a house rule: its file name (`ties_to_defender.rhai`).
+pub fn rule_label(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    )
+}
+
 /// One variant's tally and its paired differences by side.
 type VariantTally = (Tally, BTreeMap<String, Paired>);
 
@@ -365,10 +373,7 @@ fn worker(
                 Err(e) if e.is_runaway() => {
                     queue.stop.store(true, Ordering::Relaxed);
                     let variant = match variants[i].house_rules.last() {
-                        Some(rule) if i > 0 => format!(
-                            "playing with `{}`",
-                            rule.file_name().unwrap_or_default().to_string_lossy()
-                        ),
+                        Some(rule) if i > 0 => format!("playing with `{}`", rule_label(rule)),
                         _ => "playing the scenario's rules".to_string(),
                     };
                     return Err(Error::SimStopped {

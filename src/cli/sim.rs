@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::Common;
 use crate::error::Error;
-use crate::sim::{Report, Tally};
+use crate::sim::{Report, Tally, rule_label};
 
 /// Plays the battles and prints the report.
 pub fn sim(
@@ -70,14 +70,9 @@ fn print(report: &Report, seed: u64, name: &str, base: (&str, &str)) {
     let (heading, against) = base;
     let b = &report.base;
     outln!("{name}: {} from seed {seed}", battles(b.runs));
-    let mut columns: Vec<(&str, &Tally)> = vec![(heading, b)];
+    let mut columns: Vec<(String, &Tally)> = vec![(heading.to_string(), b)];
     for (path, tally, _) in &report.variants {
-        columns.push((
-            path.file_name()
-                .and_then(|f| f.to_str())
-                .unwrap_or("house rule"),
-            tally,
-        ));
+        columns.push((rule_label(path), tally));
     }
     for (label, t) in &columns {
         outln!("\n{label}:");
@@ -114,10 +109,7 @@ fn print(report: &Report, seed: u64, name: &str, base: (&str, &str)) {
         }
     }
     for (path, _, paired) in &report.variants {
-        let label = path
-            .file_name()
-            .and_then(|f| f.to_str())
-            .unwrap_or("house rule");
+        let label = rule_label(path);
         outln!("\n{label} against {against} (paired, same seeds):");
         let pairs = paired.values().next().map_or(0, |p| p.runs);
         if pairs == 0 {
