@@ -40,6 +40,11 @@ pub fn line_col_to_byte(text: &str, line: usize, col: usize) -> usize {
     text.len()
 }
 
+/// A place in a named text, in words: `rules.rhai, line 4, column 13`.
+pub fn place(source: &str, line: usize, column: usize) -> String {
+    format!("{source}, line {line}, column {column}")
+}
+
 macro_rules! source_diagnostic {
     ($(#[$doc:meta])* $name:ident, $code:literal) => {
         $(#[$doc])*
@@ -97,7 +102,7 @@ macro_rules! source_diagnostic {
                 let before = &text[..at];
                 let line = before.matches('\n').count() + 1;
                 let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-                format!("{}, line {line}, column {column}", self.src.name())
+                place(self.src.name(), line, column)
             }
         }
     };

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use rhai::{EvalAltResult, ParseError, Position};
 
-use crate::error::{Error, ScriptDiagnostic, line_col_to_byte};
+use crate::error::{Error, ScriptDiagnostic, line_col_to_byte, place};
 use crate::script::api::HostError;
 use crate::script::engine::{Limits, OUT_OF_TIME};
 
@@ -66,7 +66,7 @@ impl Sources {
         };
         let Some(text) = text else {
             let at = match (pos.line(), pos.position()) {
-                (Some(l), Some(c)) => format!(" ({source}, line {l}, column {c})"),
+                (Some(l), Some(c)) => format!(" ({})", place(source, l, c)),
                 _ if !source.is_empty() => format!(" ({source})"),
                 _ => String::new(),
             };
@@ -198,14 +198,17 @@ impl Sources {
             }
         };
         // Rhai passes a runaway up through the calls without saying where it ran away: all
-        // that is known is the script whose function was called first.
-        if runaway && pos.is_none() && calls.is_empty() && !src.is_empty() {
-            return Error::Runaway(Box::new(Error::other(
+        // that is known is the script whose function was called first, which is not where
+        // the loop is, so it is said as such rather than given as the place.
+        let (src, message) = if runaway && pos.is_none() && calls.is_empty() && !src.is_empty() {
+            (
+                String::new(),
                 format!("{message}, in a call that began in {src}"),
-                help,
-            )));
-        }
-        let diagnostic = self.diagnostic(&src, pos, format!("{message}{within}"), help);
+            )
+        } else {
+            (src, format!("{message}{within}"))
+        };
+        let diagnostic = self.diagnostic(&src, pos, message, help);
         if runaway {
             Error::Runaway(Box::new(diagnostic))
         } else {
