@@ -9,10 +9,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 // The allocator the `sandtable` binary uses, so that these figures are the binary's.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use sandtable::command::run_line;
-use sandtable::project::Project;
-use sandtable::rng::GameRng;
-use sandtable::scenario::Scenario;
+use sandtable::game::project::Project;
+use sandtable::game::scenario::Scenario;
+use sandtable::host::rng::GameRng;
+use sandtable::session::line::run_line;
 use sandtable::session::{MAX_TURNS, Session};
 
 mod native;
@@ -57,7 +57,8 @@ fn scripted_against_native(c: &mut Criterion) {
     let start = native::Start::new(&scenario);
     // The two play the same game: say how often each side wins over the same runs.
     let runs = 2_000;
-    let report = sandtable::sim::simulate(&project, &scenario, runs, 5, 2, &[], &|_| {}).unwrap();
+    let report =
+        sandtable::analysis::sim::simulate(&project, &scenario, runs, 5, 2, &[], &|_| {}).unwrap();
     let mut native_wins = [0u64; 2];
     let mut native_turns = 0;
     for run in 0..runs {
@@ -110,8 +111,16 @@ fn sim(c: &mut Criterion) {
     for threads in [1, 2] {
         group.bench_function(format!("{threads} thread(s)"), |b| {
             b.iter(|| {
-                sandtable::sim::simulate(&project, &scenario, 200, 7, threads, &[], &|_| {})
-                    .unwrap()
+                sandtable::analysis::sim::simulate(
+                    &project,
+                    &scenario,
+                    200,
+                    7,
+                    threads,
+                    &[],
+                    &|_| {},
+                )
+                .unwrap()
             })
         });
     }

@@ -3,8 +3,8 @@
 //! Run with `cargo bench --bench dice`; figures are recorded in docs/performance.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sandtable::dice::DiceExpr;
-use sandtable::rng::GameRng;
+use sandtable::host::dice::DiceExpr;
+use sandtable::host::rng::GameRng;
 use std::hint::black_box;
 
 fn dice(c: &mut Criterion) {
@@ -17,7 +17,7 @@ fn dice(c: &mut Criterion) {
         b.iter(|| black_box(&expr).roll(&mut rng).unwrap())
     });
     c.bench_function("parse and roll 3d6+1", |b| {
-        b.iter(|| sandtable::dice::roll(black_box("3d6+1"), &mut rng).unwrap())
+        b.iter(|| sandtable::host::dice::roll(black_box("3d6+1"), &mut rng).unwrap())
     });
     let expr = DiceExpr::parse("4d6kh3").unwrap();
     c.bench_function("roll 4d6kh3 (parsed)", |b| {

@@ -6,8 +6,8 @@
 //! Run with `cargo bench --bench hooks`; figures are recorded in docs/performance.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sandtable::project::Project;
-use sandtable::scenario::Scenario;
+use sandtable::game::project::Project;
+use sandtable::game::scenario::Scenario;
 use sandtable::session::Session;
 
 fn hooks(c: &mut Criterion) {

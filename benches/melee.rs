@@ -11,9 +11,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sandtable::project::Project;
-use sandtable::rng::GameRng;
-use sandtable::scenario::Scenario;
+use sandtable::game::project::Project;
+use sandtable::game::scenario::Scenario;
+use sandtable::host::rng::GameRng;
 use sandtable::session::Session;
 
 fn session() -> Session {

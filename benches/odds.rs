@@ -3,8 +3,8 @@
 //! Run with `cargo bench --bench odds`; figures are recorded in docs/performance.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sandtable::dice::{DiceExpr, Node};
-use sandtable::odds;
+use sandtable::host::dice::{DiceExpr, Node};
+use sandtable::host::odds;
 use std::hint::black_box;
 
 fn exact(c: &mut Criterion) {

@@ -1,37 +1,25 @@
 //! sandtable: a rules sandbox for tabletop miniature wargames.
 //!
-//! The layers, each depending only on those above it:
-//! 1. host primitives, plain Rust: [`rng`], [`dice`], [`cards`], [`geometry`], [`terrain`],
-//!    [`grid`], [`unit`](mod@unit), [`battlefield`];
-//! 2. scripting: [`script`] (the sandboxed Rhai engine and the host API);
-//! 3. the session: [`scenario`], [`ruleset`], [`state`], [`event`], [`session`];
-//! 4. front ends: [`command`] (lines typed at the prompt) and [`cli`].
+//! The layers, each a folder and each depending only on those listed before it (see
+//! `ARCHITECTURE.md`):
+//! 1. [`host`]: the table's primitives in plain Rust, without Rhai or files: dice and their
+//!    exact odds, cards, geometry, terrain, grid areas, units, the battlefield;
+//! 2. [`game`]: one game's data: its state and event log, scenarios, ruleset data, abilities'
+//!    bookkeeping, saves and the project's folders;
+//! 3. [`script`]: the sandboxed Rhai engine, the host API scripts see, the module resolver and
+//!    the hook dispatcher;
+//! 4. [`session`]: one game in play, and the lines that act on it, parsed then run;
+//! 5. [`analysis`]: odds of actions and Monte Carlo, driving sessions through parsed actions;
+//! 6. [`cli`]: the front ends, and every rendering of text.
+//!
+//! [`error`] is the crate's error type, which every layer uses.
 
-pub mod ability;
-pub mod action_odds;
-pub mod battlefield;
-pub mod cards;
+pub mod analysis;
 pub mod cli;
-pub mod command;
-pub mod dice;
 pub mod error;
-pub mod event;
-pub mod geometry;
-pub mod grid;
-pub mod map;
-pub mod odds;
-pub mod project;
-pub mod rng;
-pub mod ruleset;
-pub mod save;
-pub mod scenario;
+pub mod game;
+pub mod host;
 pub mod script;
 pub mod session;
-pub mod sim;
-pub mod state;
-pub mod suggest;
-pub mod terrain;
-pub mod unit;
-pub mod yaml;
 
 pub use error::Error;

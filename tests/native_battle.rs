@@ -7,9 +7,9 @@
 #[path = "../benches/native/mod.rs"]
 mod native;
 
-use sandtable::project::Project;
-use sandtable::rng::GameRng;
-use sandtable::scenario::Scenario;
+use sandtable::game::project::Project;
+use sandtable::game::scenario::Scenario;
+use sandtable::host::rng::GameRng;
 use sandtable::session::{MAX_TURNS, Session};
 
 #[test]

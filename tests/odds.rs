@@ -146,10 +146,10 @@ fn odds_at_the_prompt_leave_the_game_unchanged() {
 
 #[test]
 fn action_odds_fall_back_to_monte_carlo_within_the_interval() {
-    use sandtable::action_odds::{OddsBudget, action_odds};
-    let project = sandtable::project::Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+    use sandtable::analysis::action_odds::{OddsBudget, action_odds};
+    let project = sandtable::game::project::Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
     let scenario =
-        sandtable::scenario::Scenario::load(&project, &project.default_scenario()).unwrap();
+        sandtable::game::scenario::Scenario::load(&project, &project.default_scenario()).unwrap();
     let mut session = sandtable::session::Session::new(&project, scenario, 3).unwrap();
     let line = "melee viking_1 legionary_1";
     let events_before = session.state().log.len();
@@ -170,7 +170,7 @@ fn action_odds_fall_back_to_monte_carlo_within_the_interval() {
         .iter()
         .find(|(what, _)| what.contains("legionary_1 removed"))
         .unwrap();
-    let sandtable::action_odds::Chance::Estimate { p, plus_minus } = *chance else {
+    let sandtable::analysis::action_odds::Chance::Estimate { p, plus_minus } = *chance else {
         panic!("expected an estimate")
     };
     let exact = 91.0 / 216.0;
@@ -229,22 +229,22 @@ fn action_odds_stop_at_a_bug_that_some_dice_reach() {
 fn session_with_rule(rule: &str) -> (common::Workspace, sandtable::session::Session) {
     let ws = common::Workspace::new();
     let path = ws.write("rule.rhai", rule);
-    let project = sandtable::project::Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let project = sandtable::game::project::Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
     let mut scenario =
-        sandtable::scenario::Scenario::load(&project, &project.default_scenario()).unwrap();
+        sandtable::game::scenario::Scenario::load(&project, &project.default_scenario()).unwrap();
     scenario.house_rules.push(path);
     let session = sandtable::session::Session::new(&project, scenario, 3).unwrap();
     (ws, session)
 }
 
-fn exact_chance(odds: &sandtable::action_odds::ActionOdds, what: &str) -> String {
+fn exact_chance(odds: &sandtable::analysis::action_odds::ActionOdds, what: &str) -> String {
     let (_, chance) = odds
         .outcomes
         .iter()
         .find(|(w, _)| w.contains(what))
         .unwrap_or_else(|| panic!("no result with `{what}` in {odds:?}"));
     match chance {
-        sandtable::action_odds::Chance::Exact(f) => f.to_string(),
+        sandtable::analysis::action_odds::Chance::Exact(f) => f.to_string(),
         other => panic!("expected exact odds, got {other:?}"),
     }
 }
@@ -256,7 +256,7 @@ fn action_refused_on_a_roll_of_one_is_a_result_with_its_chance() {
     let (_ws, mut session) = session_with_rule(
         "private fn attacker_wins(a, d) { if a == 1 { throw \"viking_1 fumbles\"; } a >= d }\n",
     );
-    let odds = sandtable::action_odds::action_odds(
+    let odds = sandtable::analysis::action_odds::action_odds(
         &mut session,
         "melee viking_1 legionary_1",
         Default::default(),
@@ -273,7 +273,7 @@ fn action_refused_on_a_roll_of_one_is_a_result_with_its_chance() {
 fn action_refused_whatever_the_dice_is_the_refusal() {
     let (_ws, mut session) =
         session_with_rule("private fn attacker_wins(a, d) { throw \"no fighting today\"; }\n");
-    let e = sandtable::action_odds::action_odds(
+    let e = sandtable::analysis::action_odds::action_odds(
         &mut session,
         "melee viking_1 legionary_1",
         Default::default(),
@@ -290,13 +290,16 @@ fn action_with_an_open_reroll_falls_back_to_an_estimate() {
     let (_ws, mut session) = session_with_rule(
         "private fn attacker_wins(a, d) { while roll(\"1d6\", \"again\").total == 1 {} a >= d }\n",
     );
-    let budget = sandtable::action_odds::OddsBudget {
+    let budget = sandtable::analysis::action_odds::OddsBudget {
         runs: 200,
         ..Default::default()
     };
-    let odds =
-        sandtable::action_odds::action_odds(&mut session, "melee viking_1 legionary_1", budget)
-            .unwrap();
+    let odds = sandtable::analysis::action_odds::action_odds(
+        &mut session,
+        "melee viking_1 legionary_1",
+        budget,
+    )
+    .unwrap();
     let why = odds.estimated_because.as_deref().expect("an estimate");
     assert!(why.contains("more than 100 dice"), "{why}");
     assert_eq!(odds.seed, Some(budget.seed));

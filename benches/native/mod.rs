@@ -10,11 +10,11 @@
 //! engine would not build text it does not show), and a routing figure fighting its way
 //! out when cut off (he stays put instead).
 
-use sandtable::battlefield::{Battlefield, Sight};
-use sandtable::geometry::{Point, in_arc, scatter};
-use sandtable::rng::GameRng;
-use sandtable::scenario::Scenario;
-use sandtable::unit::Stat;
+use sandtable::game::scenario::Scenario;
+use sandtable::host::battlefield::{Battlefield, Sight};
+use sandtable::host::geometry::{Point, in_arc, scatter};
+use sandtable::host::rng::GameRng;
+use sandtable::host::unit::Stat;
 
 const REACH: f64 = 2.0;
 const SLACK: f64 = 0.001;
@@ -68,11 +68,11 @@ pub struct Outcome {
     pub in_play: Vec<bool>,
 }
 
-fn int(u: &sandtable::unit::Unit, stat: &str) -> i64 {
+fn int(u: &sandtable::host::unit::Unit, stat: &str) -> i64 {
     u.stat(stat).and_then(|s| s.as_i64()).unwrap_or(0)
 }
 
-fn num(u: &sandtable::unit::Unit, stat: &str) -> f64 {
+fn num(u: &sandtable::host::unit::Unit, stat: &str) -> f64 {
     u.stat(stat).and_then(|s| s.as_f64()).unwrap_or(0.0)
 }
 

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use super::{Common, render_error};
 use crate::error::{Error, read_file};
-use crate::project::Project;
-use crate::ruleset::Ruleset;
-use crate::scenario::Scenario;
+use crate::game::project::Project;
+use crate::game::ruleset::Ruleset;
+use crate::game::scenario::Scenario;
 use crate::script::engine::{self, Budget, Limits};
 use crate::script::error::Sources;
 use crate::session::Session;
@@ -20,7 +20,7 @@ pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
         if !p.exists() {
             return Err(Error::Usage(format!("`{}` does not exist", p.display())));
         }
-        files.extend(crate::project::rule_files(p));
+        files.extend(crate::game::project::rule_files(p));
     }
     files.sort();
     let mut problems = 0;
@@ -75,7 +75,7 @@ fn check_file(project: &Project, file: &Path) -> Result<String, Error> {
     if file.file_name().is_some_and(|n| n == "ruleset.yaml") {
         // Absolute, so that `check ruleset.yaml` inside the ruleset's folder knows its name.
         let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
-        let dir = crate::project::folder_of(&file);
+        let dir = crate::game::project::folder_of(&file);
         let id = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         let project = Project::at(
             dir.parent()

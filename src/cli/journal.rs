@@ -71,7 +71,7 @@ fn fingerprint(bytes: &[u8]) -> String {
 pub fn scripts_of(session: &Session) -> BTreeMap<String, String> {
     let mut files = Vec::new();
     for root in session.script_paths() {
-        files.extend(crate::project::rule_files(&root));
+        files.extend(crate::game::project::rule_files(&root));
     }
     files.push(session.scenario().path.clone());
     files
@@ -198,14 +198,14 @@ pub fn read(path: &Path) -> Result<(Header, Lines), Error> {
 /// Starts the session a journal describes, warning (on standard error) of scripts changed
 /// since it was written.
 pub fn start_session(header: &Header) -> Result<Session, Error> {
-    let project = crate::project::Project::at(&header.project)?;
+    let project = crate::game::project::Project::at(&header.project)?;
     let session = match (&header.open, &header.scenario) {
         (Some(save), _) => Session::open(&project, save)?,
         (None, scenario) => {
             let path = scenario
                 .clone()
                 .unwrap_or_else(|| project.default_scenario());
-            let scenario = crate::scenario::Scenario::load(&project, &path)?;
+            let scenario = crate::game::scenario::Scenario::load(&project, &path)?;
             Session::new(&project, scenario, header.seed)?
         }
     };

@@ -13,6 +13,7 @@ mod battle;
 mod check;
 mod helper;
 mod journal;
+pub mod map;
 mod odds;
 mod play;
 mod roll;
@@ -28,8 +29,8 @@ use clap::{Args, Parser, Subcommand};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use crate::error::Error;
-use crate::project::Project;
-use crate::scenario::Scenario;
+use crate::game::project::Project;
+use crate::game::scenario::Scenario;
 use crate::session::Session;
 
 /// A rules sandbox for tabletop miniature wargames: play, house-rule and test games whose
@@ -275,7 +276,7 @@ fn open_save(session: &Session, path: &std::path::Path) -> Result<Session, Error
 
 /// Prints the events logged since the last call.
 fn flush_events(session: &mut Session, json: bool) {
-    write_out(&crate::command::render(&session.take_events(), json));
+    write_out(&crate::session::line::render(&session.take_events(), json));
 }
 
 /// Writes to standard error, ignoring failure: there is nowhere left to report it.

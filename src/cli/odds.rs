@@ -4,9 +4,9 @@
 use serde_json::json;
 
 use super::Common;
-use crate::dice::{DiceError, DiceExpr, Node};
 use crate::error::Error;
-use crate::odds::{self, CardCheck, Contest, Dist, FaceCards, Fraction, OddsError};
+use crate::host::dice::{DiceError, DiceExpr, Node};
+use crate::host::odds::{self, CardCheck, Contest, Dist, FaceCards, Fraction, OddsError};
 
 /// How a contest compares the two rolls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -256,7 +256,7 @@ fn print_dist(common: &Common, expr: &str, what: &str, dist: &Dist) {
     let ew = fw + 9; // the fraction, two spaces and the percentage
     outln!("  {:>vw$}  {:>ew$}  {:>8}", "", "exactly", "at least");
     for ((v, f), (_, at_least)) in rows.into_iter().zip(dist.at_least()) {
-        let bar = crate::action_odds::bar(f.value() / peak, 40);
+        let bar = crate::analysis::action_odds::bar(f.value() / peak, 40);
         outln!(
             "  {v:>vw$}  {:>fw$}  {:>7}  {:>8}  {bar}",
             f.to_string(),
@@ -296,7 +296,7 @@ fn print_contest(common: &Common, expr: &str, by: By, c: &Contest) {
         .max()
         .unwrap_or(1);
     for (label, f) in rows {
-        let bar = crate::action_odds::bar(f.value(), 40);
+        let bar = crate::analysis::action_odds::bar(f.value(), 40);
         outln!(
             "  {label:<15} {:>fw$}  {:>7}  {bar}",
             f.to_string(),
@@ -312,8 +312,8 @@ fn action_odds(
     action: &str,
 ) -> Result<u8, Error> {
     let (_project, mut session) = super::start_session(common, scenario)?;
-    let budget = crate::action_odds::OddsBudget::for_game(&session);
-    let odds = crate::action_odds::action_odds(&mut session, action, budget)?;
+    let budget = crate::analysis::action_odds::OddsBudget::for_game(&session);
+    let odds = crate::analysis::action_odds::action_odds(&mut session, action, budget)?;
     if common.json {
         outln!("{}", odds.to_json(action));
     } else {

@@ -18,9 +18,9 @@ use std::rc::Rc;
 use super::journal::Journal;
 use super::watch::Watcher;
 use super::{Common, flush_events, render_error, start_session};
-use crate::command::{self, Reply};
 use crate::error::Error;
 use crate::session::Session;
+use crate::session::line::{self, Reply};
 
 /// Plays a scenario at the prompt. Returns 1 if a piped game hit an error, else 0.
 pub fn play(
@@ -40,7 +40,7 @@ pub fn play(
     let open_path = open.clone();
     let mut session = match open {
         Some(save) => {
-            let project = crate::project::Project::locate(common.project.as_deref())?;
+            let project = crate::game::project::Project::locate(common.project.as_deref())?;
             let session = Session::open(&project, &save)?;
             let state = session.state();
             outln!(
@@ -139,7 +139,7 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     let feed = DiceFeed::replaying();
     for (i, (line, dice)) in lines.iter().enumerate() {
         feed.queue(dice.clone());
-        match command::run_line(&mut session, &format!("journal line {}", i + 1), line) {
+        match line::run_line(&mut session, &format!("journal line {}", i + 1), line) {
             Ok(Reply::Dice(true)) => session.set_manual_dice(Some(feed.asker())),
             Ok(Reply::Dice(false)) => session.set_manual_dice(None),
             _ => {}
@@ -177,7 +177,7 @@ fn carry_out(
     json: bool,
     feed: &DiceFeed,
 ) -> Option<bool> {
-    let result = command::run_line(session, origin, entry);
+    let result = line::run_line(session, origin, entry);
     flush_events(session, json);
     match result {
         Ok(Reply::Quit) => None,
@@ -331,7 +331,7 @@ fn interactive(
             Ok(line) => {
                 entry.push_str(&line);
                 entry.push('\n');
-                if command::needs_more(&entry) {
+                if line::needs_more(&entry) {
                     continue;
                 }
                 let text = std::mem::take(&mut entry);
@@ -382,7 +382,7 @@ pub fn run_lines(
         feed.queue(dice);
         entry.push_str(&line);
         entry.push('\n');
-        if command::needs_more(&entry) {
+        if line::needs_more(&entry) {
             continue;
         }
         let text = std::mem::take(&mut entry);

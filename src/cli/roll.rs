@@ -2,12 +2,12 @@
 
 use super::Common;
 use crate::error::{DiceDiagnostic, Error, char_range_to_bytes};
-use crate::event::Event;
-use crate::rng::GameRng;
+use crate::game::event::Event;
+use crate::host::rng::GameRng;
 
 /// Rolls a dice expression once.
 pub fn roll(common: &Common, expr: &str) -> Result<u8, Error> {
-    let parsed = crate::dice::DiceExpr::parse(expr).map_err(|e| dice_error(expr, &e))?;
+    let parsed = crate::host::dice::DiceExpr::parse(expr).map_err(|e| dice_error(expr, &e))?;
     let seed = super::choose_seed(common, None);
     let mut rng = GameRng::new(seed);
     let roll = parsed.roll(&mut rng).map_err(|e| dice_error(expr, &e))?;
@@ -24,7 +24,7 @@ pub fn roll(common: &Common, expr: &str) -> Result<u8, Error> {
 }
 
 /// A dice error as a diagnostic pointing into the expression.
-pub fn dice_error(expr: &str, e: &crate::dice::DiceError) -> Error {
+pub fn dice_error(expr: &str, e: &crate::host::dice::DiceError) -> Error {
     DiceDiagnostic::new(
         "dice expression",
         expr,

@@ -6,8 +6,8 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use super::{Common, flush_events, start_session};
-use crate::command::{self, Reply};
 use crate::error::{Error, read_file};
+use crate::session::line::{self, Reply};
 
 /// Runs a batch file.
 pub fn run(
@@ -46,7 +46,7 @@ pub fn run(
         }
         entry.push_str(line);
         entry.push('\n');
-        if command::needs_more(&entry) {
+        if line::needs_more(&entry) {
             continue;
         }
         let line = std::mem::take(&mut entry);
@@ -54,7 +54,7 @@ pub fn run(
         if !common.json && !line.trim().is_empty() {
             outln!("> {line}");
         }
-        let result = command::run_line(
+        let result = line::run_line(
             &mut session,
             &format!(
                 "{} line {start_line}",
@@ -120,7 +120,7 @@ pub fn watch(
             "`--watch` needs a file to run, not standard input".into(),
         ));
     };
-    let project = crate::project::Project::locate(common.project.as_deref())?;
+    let project = crate::game::project::Project::locate(common.project.as_deref())?;
     // One seed for every run, so that only the edits change the outcome.
     let mut common = common.clone();
     common.seed = Some(super::choose_seed(&common, None));

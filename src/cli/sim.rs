@@ -8,8 +8,8 @@ use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use serde_json::json;
 
 use super::Common;
+use crate::analysis::sim::{Report, Tally, rule_label};
 use crate::error::Error;
-use crate::sim::{Report, Tally, rule_label};
 
 /// Plays the battles and prints the report.
 pub fn sim(
@@ -43,7 +43,8 @@ pub fn sim(
         ProgressBar::hidden()
     };
     let progress = |done: u64| bar.set_position(done);
-    let report = crate::sim::simulate(&project, &scenario, runs, seed, threads, with, &progress);
+    let report =
+        crate::analysis::sim::simulate(&project, &scenario, runs, seed, threads, with, &progress);
     bar.finish_and_clear();
     let report = report?;
     if common.json {

@@ -33,7 +33,7 @@ impl Watcher {
     fn scan(&self) -> BTreeMap<PathBuf, Option<(u64, SystemTime)>> {
         let mut files = BTreeMap::new();
         for root in &self.roots {
-            for file in crate::project::rule_files(root) {
+            for file in crate::game::project::rule_files(root) {
                 let meta = std::fs::metadata(&file).ok();
                 let seen = meta.and_then(|m| Some((m.len(), m.modified().ok()?)));
                 files.insert(file, seen);

@@ -1,8 +1,8 @@
 //! The scripting layer: the sandboxed Rhai engine, the host API it exposes, confined imports
 //! and the conversion of script errors into diagnostics.
 
-pub mod abilities;
 pub mod api;
 pub mod engine;
 pub mod error;
+pub mod hooks;
 pub mod resolver;

@@ -11,17 +11,17 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
-use crate::battlefield::Battlefield;
-use crate::cards::{Card, Deck};
 use crate::error::{Error, read_file};
-use crate::geometry::{Base, Point};
-use crate::grid::Grid;
-use crate::project::Project;
-use crate::ruleset::Ruleset;
-use crate::suggest::did_you_mean;
-use crate::terrain::{Feature, Shape, TerrainKind};
-use crate::unit::{Stat, Unit};
-use crate::yaml;
+use crate::game::project::Project;
+use crate::game::ruleset::Ruleset;
+use crate::game::yaml;
+use crate::host::battlefield::Battlefield;
+use crate::host::cards::{Card, Deck};
+use crate::host::geometry::{Base, Point};
+use crate::host::grid::Grid;
+use crate::host::suggest::did_you_mean;
+use crate::host::terrain::{Feature, Shape, TerrainKind};
+use crate::host::unit::{Stat, Unit};
 
 /// The most units one unit entry may create with `count`.
 pub const MAX_COUNT: u32 = 1_000;
@@ -705,7 +705,7 @@ impl Builder<'_> {
                 side: side.to_string(),
                 troop: spec.troop.value.clone(),
                 pos: spec.at.value.offset(facing + 90.0, spacing * f64::from(i)),
-                facing: crate::geometry::normalize_degrees(facing),
+                facing: crate::host::geometry::normalize_degrees(facing),
                 base,
                 stats: stats.clone(),
                 hits: spec.hits,
@@ -784,11 +784,11 @@ impl Builder<'_> {
                 Some("write a relative path without `..`, e.g. `house/my_rule.rhai`".into()),
             ));
         }
-        let dir = crate::project::folder_of(self.path);
+        let dir = crate::game::project::folder_of(self.path);
         let dir = dir.as_path();
         let path = dir.join(rel);
         if !path.is_file() {
-            let siblings: Vec<String> = std::fs::read_dir(crate::project::folder_of(&path))
+            let siblings: Vec<String> = std::fs::read_dir(crate::game::project::folder_of(&path))
                 .into_iter()
                 .flatten()
                 .flatten()

@@ -21,9 +21,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, Position, Scope};
 
-use crate::ability::AbilityMeta;
 use crate::error::{Error, read_file};
-use crate::project::Project;
+use crate::game::ability::AbilityMeta;
+use crate::game::project::Project;
 use crate::script::api::{HostError, Shared, UnitRef};
 use crate::script::error::Sources;
 

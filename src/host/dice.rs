@@ -40,7 +40,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rng::GameRng;
+use crate::host::rng::GameRng;
 
 /// The most dice one expression may write (the sum of the groups' counts, before explosions).
 pub const MAX_DICE: u32 = 10_000;

@@ -11,13 +11,13 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::ability::AbilityUse;
-use crate::cards::Deck;
 use crate::error::{Error, read_file};
-use crate::event::Event;
-use crate::rng::GameRng;
-use crate::state::GameState;
-use crate::unit::Unit;
+use crate::game::ability::AbilityUse;
+use crate::game::event::Event;
+use crate::game::state::GameState;
+use crate::host::cards::Deck;
+use crate::host::rng::GameRng;
+use crate::host::unit::Unit;
 
 /// The version of the save format.
 pub const FORMAT: u32 = 1;

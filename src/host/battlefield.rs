@@ -8,11 +8,11 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::geometry::{self, CONTACT_TOLERANCE, Point};
-use crate::grid::Grid;
-use crate::suggest;
-use crate::terrain::Terrain;
-use crate::unit::Unit;
+use crate::host::geometry::{self, CONTACT_TOLERANCE, Point};
+use crate::host::grid::Grid;
+use crate::host::suggest;
+use crate::host::terrain::Terrain;
+use crate::host::unit::Unit;
 
 /// What blocks a line of sight.
 #[derive(Clone, Debug, PartialEq)]
@@ -315,7 +315,7 @@ impl Battlefield {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::terrain::{Feature, Shape, TerrainKind};
+    use crate::host::terrain::{Feature, Shape, TerrainKind};
 
     fn figure(id: &str, side: &str, x: f64, y: f64) -> Unit {
         Unit::figure(id, side, x, y)

@@ -28,20 +28,20 @@ use rhai::{
     NativeCallContext, Position,
 };
 
-use crate::cards::{Card, Colour, Deck, Suit};
-use crate::dice::Roll;
-use crate::geometry::{self, Point};
-use crate::grid::{self, Area};
-use crate::ruleset::Ruleset;
-use crate::state::GameState;
-use crate::unit::{Stat, Unit};
+use crate::game::ruleset::Ruleset;
+use crate::game::state::GameState;
+use crate::host::cards::{Card, Colour, Deck, Suit};
+use crate::host::dice::Roll;
+use crate::host::geometry::{self, Point};
+use crate::host::grid::{self, Area};
+use crate::host::unit::{Stat, Unit};
 
 /// The game state shared between the session and the functions registered on its engine.
 pub type Shared = Rc<RefCell<GameState>>;
 
 /// The session's abilities, shared with the dispatcher functions (filled once the engine
 /// that compiles them exists).
-pub type SharedAbilities = Rc<RefCell<crate::script::abilities::Abilities>>;
+pub type SharedAbilities = Rc<RefCell<crate::script::hooks::Abilities>>;
 
 type Res<T> = Result<T, Box<EvalAltResult>>;
 
@@ -312,7 +312,7 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
         ab: &SharedAbilities,
         u: UnitRef,
         name: &str,
-    ) -> Res<(crate::ability::AbilityMeta, String)> {
+    ) -> Res<(crate::game::ability::AbilityMeta, String)> {
         let s = st.borrow();
         let unit = s.unit(u.0).map_err(host_error)?;
         if !unit.abilities.iter().any(|a| a == name) {
@@ -365,9 +365,9 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
         let mut s = st.borrow_mut();
         let before = s.ability_use(u.0, name);
         if meta.is_active(&before, s.clock())
-            && meta.activation != crate::ability::Activation::Always
+            && meta.activation != crate::game::ability::Activation::Always
         {
-            let after = crate::ability::AbilityUse {
+            let after = crate::game::ability::AbilityUse {
                 active: false,
                 until: None,
                 ..before
@@ -401,7 +401,10 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
         let loaded = abilities.list.get(name).ok_or_else(|| {
             refusal(format!(
                 "no ability `{name}` is loaded in this game{}",
-                crate::suggest::suggestion_suffix(name, abilities.list.keys().map(String::as_str))
+                crate::host::suggest::suggestion_suffix(
+                    name,
+                    abilities.list.keys().map(String::as_str)
+                )
             ))
         })?;
         rhai::serde::to_dynamic(&loaded.meta)
@@ -425,14 +428,14 @@ fn register_abilities(engine: &mut Engine, state: &Shared, abilities: &SharedAbi
 fn register_log(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
     engine.on_print(move |text| {
-        st.borrow_mut().emit(crate::event::Event::Print {
-            text: crate::state::clip(text.into()),
+        st.borrow_mut().emit(crate::game::event::Event::Print {
+            text: crate::game::state::clip(text.into()),
         });
     });
     let st = state.clone();
     engine.on_debug(move |text, _source, _pos| {
-        st.borrow_mut().emit(crate::event::Event::Debug {
-            text: crate::state::clip(text.into()),
+        st.borrow_mut().emit(crate::game::event::Event::Debug {
+            text: crate::game::state::clip(text.into()),
         });
     });
 }
@@ -461,7 +464,7 @@ pub type DiceAsker = Box<dyn FnMut(&str) -> Option<String>>;
 /// parsing costs more than rolling.
 #[derive(Clone, Default)]
 struct DiceCache {
-    parsed: Rc<RefCell<std::collections::HashMap<String, crate::dice::DiceExpr>>>,
+    parsed: Rc<RefCell<std::collections::HashMap<String, crate::host::dice::DiceExpr>>>,
     manual: ManualDice,
     budget: crate::script::engine::Budget,
 }
@@ -471,12 +474,12 @@ impl DiceCache {
     const CAPACITY: usize = 1024;
 
     fn roll(&self, state: &Shared, text: &str, why: Option<&str>) -> Res<Roll> {
-        let bad = |e: crate::dice::DiceError| {
+        let bad = |e: crate::host::dice::DiceError| {
             host_error_with_help(format!("bad dice expression `{text}`: {e}"), e.help.clone())
         };
         let mut cache = self.parsed.borrow_mut();
         if !cache.contains_key(text) {
-            let expr = crate::dice::DiceExpr::parse(text).map_err(bad)?;
+            let expr = crate::host::dice::DiceExpr::parse(text).map_err(bad)?;
             if cache.len() >= Self::CAPACITY {
                 cache.clear();
             }
@@ -568,10 +571,10 @@ fn register_dice(
     });
     let st = state.clone();
     volatile!(engine, "d", move |sides: INT| -> Res<INT> {
-        if !(1..=crate::dice::MAX_SIDES as INT).contains(&sides) {
+        if !(1..=crate::host::dice::MAX_SIDES as INT).contains(&sides) {
             return Err(host_error(format!(
                 "a die has 1 to {} sides, not {sides}",
-                crate::dice::MAX_SIDES
+                crate::host::dice::MAX_SIDES
             )));
         }
         Ok(cache.roll(&st, &format!("1d{sides}"), None)?.total)
@@ -800,7 +803,7 @@ fn feature_map(state: &GameState, idx: usize) -> Dynamic {
     m.insert(
         "slope".into(),
         match &f.kind {
-            crate::terrain::TerrainKind::Hill(s) => format!("{s:?}").to_lowercase().into(),
+            crate::host::terrain::TerrainKind::Hill(s) => format!("{s:?}").to_lowercase().into(),
             _ => Dynamic::UNIT,
         },
     );
@@ -892,7 +895,7 @@ fn register_measurement(engine: &mut Engine, state: &Shared) {
     });
     let st = state.clone();
     let sight =
-        move |a: Dynamic, b: Dynamic, units_block: bool| -> Res<crate::battlefield::Sight> {
+        move |a: Dynamic, b: Dynamic, units_block: bool| -> Res<crate::host::battlefield::Sight> {
             let s = st.borrow();
             let ignore: Vec<usize> = [&a, &b]
                 .iter()
@@ -906,14 +909,14 @@ fn register_measurement(engine: &mut Engine, state: &Shared) {
     volatile!(engine, "line_of_sight", move |a: Dynamic,
                                              b: Dynamic|
           -> Res<bool> {
-        Ok(f(a, b, false)? == crate::battlefield::Sight::Clear)
+        Ok(f(a, b, false)? == crate::host::battlefield::Sight::Clear)
     });
     let f = sight.clone();
     volatile!(engine, "line_of_sight", move |a: Dynamic,
                                              b: Dynamic,
                                              units_block: bool|
           -> Res<bool> {
-        Ok(f(a, b, units_block)? == crate::battlefield::Sight::Clear)
+        Ok(f(a, b, units_block)? == crate::host::battlefield::Sight::Clear)
     });
     let st = state.clone();
     let f = sight;
@@ -922,12 +925,13 @@ fn register_measurement(engine: &mut Engine, state: &Shared) {
                                              units_block: bool|
           -> Res<Dynamic> {
         Ok(match f(a, b, units_block)? {
-            crate::battlefield::Sight::Clear => Dynamic::UNIT,
-            crate::battlefield::Sight::Terrain(i) => st.borrow().battlefield.terrain.features[i]
+            crate::host::battlefield::Sight::Clear => Dynamic::UNIT,
+            crate::host::battlefield::Sight::Terrain(i) => st.borrow().battlefield.terrain.features
+                [i]
                 .name
                 .clone()
                 .into(),
-            crate::battlefield::Sight::Unit(i) => Dynamic::from(UnitRef(i)),
+            crate::host::battlefield::Sight::Unit(i) => Dynamic::from(UnitRef(i)),
         })
     });
     let st = state.clone();
@@ -1253,7 +1257,7 @@ fn register_units(engine: &mut Engine, state: &Shared) {
             host_error(format!(
                 "`{}` has no stat or property `{name}`{}",
                 u.id,
-                crate::suggest::suggestion_suffix(name, u.stats.keys().map(String::as_str))
+                crate::host::suggest::suggestion_suffix(name, u.stats.keys().map(String::as_str))
             ))
         })
     });
@@ -1431,7 +1435,7 @@ fn register_game(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
         let spec = chart.troop(troop).ok_or_else(|| {
             host_error(format!(
                 "unknown troop type `{troop}`{}",
-                crate::suggest::suggestion_suffix(
+                crate::host::suggest::suggestion_suffix(
                     troop,
                     chart.file.troops.keys().map(String::as_str)
                 )
@@ -1515,7 +1519,7 @@ fn register_game(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
         troops.get(name).cloned().ok_or_else(|| {
             host_error(format!(
                 "unknown troop type `{name}`{}",
-                crate::suggest::suggestion_suffix(name, troops.keys().map(String::as_str))
+                crate::host::suggest::suggestion_suffix(name, troops.keys().map(String::as_str))
             ))
         })
     });

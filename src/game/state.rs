@@ -8,15 +8,15 @@
 
 use std::collections::BTreeMap;
 
-use crate::ability::AbilityUse;
-use crate::battlefield::Battlefield;
-use crate::cards::{Card, CardError, Deck};
-use crate::dice::{DiceError, DiceExpr, Roll};
-use crate::event::Event;
-use crate::geometry::{Point, normalize_degrees};
-use crate::rng::GameRng;
-use crate::scenario::{Scenario, Side};
-use crate::unit::{Stat, Unit};
+use crate::game::ability::AbilityUse;
+use crate::game::event::Event;
+use crate::game::scenario::{Scenario, Side};
+use crate::host::battlefield::Battlefield;
+use crate::host::cards::{Card, CardError, Deck};
+use crate::host::dice::{DiceError, DiceExpr, Roll};
+use crate::host::geometry::{Point, normalize_degrees};
+use crate::host::rng::GameRng;
+use crate::host::unit::{Stat, Unit};
 
 /// One game's state.
 #[derive(Clone, Debug)]
@@ -165,8 +165,8 @@ impl GameState {
     }
 
     /// Where the game stands, for counting ability uses.
-    pub fn clock(&self) -> crate::ability::Clock {
-        crate::ability::Clock {
+    pub fn clock(&self) -> crate::game::ability::Clock {
+        crate::game::ability::Clock {
             turn: self.turn,
             play: self.plays,
             sides: self.sides.len().max(1) as i64,
@@ -552,7 +552,7 @@ impl GameState {
             let ids: Vec<&str> = self.sides.iter().map(|s| s.id.as_str()).collect();
             return Err(format!(
                 "unknown side `{side}`{}",
-                crate::suggest::suggestion_suffix(side, ids)
+                crate::host::suggest::suggestion_suffix(side, ids)
             ));
         }
         self.remember(Undo::Turn(
@@ -599,7 +599,10 @@ impl GameState {
         } else {
             format!(
                 "no deck called `{name}`{}",
-                crate::suggest::suggestion_suffix(name, self.decks.keys().map(String::as_str))
+                crate::host::suggest::suggestion_suffix(
+                    name,
+                    self.decks.keys().map(String::as_str)
+                )
             )
         }
     }
@@ -687,7 +690,7 @@ pub fn clip(text: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::Edge;
+    use crate::game::scenario::Edge;
 
     fn state() -> GameState {
         let mut field = Battlefield::new(48.0, 36.0);

@@ -11,9 +11,9 @@
 use rhai::Dynamic;
 
 use crate::error::{DiceDiagnostic, Error, LineDiagnostic, char_range_to_bytes};
-use crate::event::Event;
+use crate::game::event::Event;
+use crate::host::suggest::did_you_mean;
 use crate::session::Session;
-use crate::suggest::did_you_mean;
 
 /// The meta commands of the plain prompt.
 pub const META_COMMANDS: &[(&str, &str)] = &[
@@ -480,7 +480,7 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
             Ok(Reply::Open(std::path::PathBuf::from(&w.text)))
         }
         ":reload" => Ok(Reply::Text(session.reload()?)),
-        ":map" => Ok(Reply::Text(crate::map::draw(&session.state(), 72))),
+        ":map" => Ok(Reply::Text(crate::cli::map::draw(&session.state(), 72))),
         ":dice" => match ws.get(1).map(|w| w.text.as_str()) {
             Some("manual") => Ok(Reply::Dice(true)),
             Some("auto") => Ok(Reply::Dice(false)),
@@ -498,7 +498,7 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
             let w = required_arg(origin, line, ws, "`:load` needs a scenario file")?;
             let project = session.project().clone();
             let scenario =
-                crate::scenario::Scenario::load(&project, std::path::Path::new(&w.text))?;
+                crate::game::scenario::Scenario::load(&project, std::path::Path::new(&w.text))?;
             let seed = scenario.seed.unwrap_or_else(|| session.state().rng.seed());
             *session = Session::new(&project, scenario, seed)?;
             Ok(Reply::Done)
@@ -511,8 +511,8 @@ fn meta(session: &mut Session, origin: &str, line: &str, ws: &[Word]) -> Result<
                 "`:odds` needs an action, e.g. `:odds melee viking_1 legionary_1`",
             )?;
             let action: String = line.chars().skip(w.start).collect();
-            let budget = crate::action_odds::OddsBudget::for_game(session);
-            let odds = crate::action_odds::action_odds(session, &action, budget)?;
+            let budget = crate::analysis::action_odds::OddsBudget::for_game(session);
+            let odds = crate::analysis::action_odds::action_odds(session, &action, budget)?;
             Ok(Reply::Text(odds.render(action.trim())))
         }
         ":units" => Ok(Reply::Text(units(
@@ -632,7 +632,7 @@ fn units(session: &Session, side: Option<&str>) -> String {
                 u.id,
                 u.name,
                 u.pos,
-                crate::event::degrees(u.facing),
+                crate::game::event::degrees(u.facing),
                 tags
             ));
         }

@@ -6,6 +6,8 @@
 //! exactly as it was before it (state, generator and log), so a broken or hostile script
 //! changes nothing.
 
+pub mod line;
+
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -14,15 +16,15 @@ use std::rc::Rc;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, FnAccess, Scope};
 
 use crate::error::{Error, read_file};
-use crate::event::Event;
-use crate::project::Project;
-use crate::scenario::Scenario;
-use crate::script::abilities::Abilities;
+use crate::game::event::Event;
+use crate::game::project::Project;
+use crate::game::scenario::Scenario;
+use crate::game::state::GameState;
 use crate::script::api::{self, Shared};
 use crate::script::engine::{self, Budget, Limits};
 use crate::script::error::Sources;
+use crate::script::hooks::Abilities;
 use crate::script::resolver::ModuleCache;
-use crate::state::GameState;
 
 /// A verb of the ruleset (or a house rule): a public script function players call by name.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,7 +115,7 @@ impl Session {
     ) -> Result<Session, Error> {
         let state: Shared = Rc::new(RefCell::new(GameState::new(&scenario, seed)));
         let budget = Budget::default();
-        let scenario_dir = crate::project::folder_of(&scenario.path);
+        let scenario_dir = crate::game::project::folder_of(&scenario.path);
         let roots = vec![
             scenario.ruleset.dir.clone(),
             scenario_dir,
@@ -184,7 +186,7 @@ impl Session {
     /// with the scripts kept compiled, so it costs what the set-up costs (a module the scripts
     /// import is evaluated again at its first import, since its top level may roll). Simulations start
     /// each run this way, so that a preparation roll or a shuffle differs from run to run.
-    pub fn start_over(&mut self, seed: u64, rng: crate::rng::GameRng) -> Result<(), Error> {
+    pub fn start_over(&mut self, seed: u64, rng: crate::host::rng::GameRng) -> Result<(), Error> {
         *self.state.borrow_mut() = GameState::with_rng(&self.scenario, seed, rng);
         self.modules.clear();
         self.past.clear();
@@ -642,7 +644,7 @@ impl Session {
             u.troop.replace('_', " "),
             side,
             u.pos,
-            crate::event::degrees(u.facing),
+            crate::game::event::degrees(u.facing),
             if u.in_play {
                 String::new()
             } else {
@@ -717,13 +719,13 @@ impl Session {
 
     /// Saves the whole game to a file (atomically).
     pub fn save(&self, path: &Path) -> Result<(), Error> {
-        crate::save::SavedGame::of(&self.scenario.path, &self.state.borrow()).write(path)
+        crate::game::save::SavedGame::of(&self.scenario.path, &self.state.borrow()).write(path)
     }
 
     /// Continues a saved game: the scenario's scripts are loaded afresh and the saved state
     /// put in place.
     pub fn open(project: &Project, path: &Path) -> Result<Session, Error> {
-        let save = crate::save::SavedGame::read(path)?;
+        let save = crate::game::save::SavedGame::read(path)?;
         let scenario = Scenario::load(project, &save.scenario)?;
         let mut session = Session::new(project, scenario, save.rng.seed)?;
         save.restore_into(&mut session.state.borrow_mut())?;
@@ -750,7 +752,7 @@ impl Session {
     }
 
     /// Replaces the generator (a Monte Carlo run plays on its own stream).
-    pub fn set_rng(&mut self, rng: crate::rng::GameRng) {
+    pub fn set_rng(&mut self, rng: crate::host::rng::GameRng) {
         self.state.borrow_mut().rng = rng;
     }
 
@@ -767,12 +769,12 @@ impl Session {
     }
 
     /// Where the game stands now; [`Session::rollback`] returns to it cheaply.
-    pub fn mark(&self) -> crate::state::Mark {
+    pub fn mark(&self) -> crate::game::state::Mark {
         self.state.borrow().mark()
     }
 
     /// Undoes everything since `mark`, however many actions ago it was taken.
-    pub fn rollback(&mut self, mark: crate::state::Mark) {
+    pub fn rollback(&mut self, mark: crate::game::state::Mark) {
         let mut state = self.state.borrow_mut();
         state.rollback(mark);
         self.emitted = self.emitted.min(state.log.len());
@@ -784,12 +786,15 @@ impl Session {
     }
 
     /// Rolls a dice expression typed by a player (`roll 3d6` at the prompt) and logs it.
-    pub fn roll(&mut self, expr: &str) -> Result<crate::dice::Roll, crate::dice::DiceError> {
+    pub fn roll(
+        &mut self,
+        expr: &str,
+    ) -> Result<crate::host::dice::Roll, crate::host::dice::DiceError> {
         self.state.borrow_mut().roll_text(expr, None)
     }
 
     /// Draws cards from one of the game's decks and logs them.
-    pub fn draw(&mut self, deck: &str, n: usize) -> Result<Vec<crate::cards::Card>, String> {
+    pub fn draw(&mut self, deck: &str, n: usize) -> Result<Vec<crate::host::cards::Card>, String> {
         self.state.borrow_mut().draw(deck, n)
     }
 
@@ -860,14 +865,16 @@ mod tests {
         let mut s = Session::new(&project, scenario, 1).unwrap();
         let mut first_sides = std::collections::BTreeSet::new();
         for run in 0..20 {
-            s.start_over(1, crate::rng::GameRng::for_run(1, run))
+            s.start_over(1, crate::host::rng::GameRng::for_run(1, run))
                 .unwrap();
             first_sides.insert(s.state().active_side.clone());
         }
         assert_eq!(first_sides.len(), 2, "one side always moved first");
-        s.start_over(1, crate::rng::GameRng::for_run(1, 7)).unwrap();
+        s.start_over(1, crate::host::rng::GameRng::for_run(1, 7))
+            .unwrap();
         let once = s.take_events();
-        s.start_over(1, crate::rng::GameRng::for_run(1, 7)).unwrap();
+        s.start_over(1, crate::host::rng::GameRng::for_run(1, 7))
+            .unwrap();
         assert_eq!(s.take_events(), once);
     }
 
@@ -937,7 +944,7 @@ mod tests {
                     "let v = unit(\"viking_1\"); let l = unit(\"legionary_1\"); melee(v, l);",
                 )
                 .unwrap();
-            crate::command::render(&s.take_events(), true)
+            crate::session::line::render(&s.take_events(), true)
         };
         assert_eq!(run(5), run(5));
         assert_ne!(run(5), run(6));

@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::geometry::{Base, Footprint, Point};
+use crate::host::geometry::{Base, Footprint, Point};
 
 /// One value in a unit's stat map: whatever the ruleset's troop chart holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

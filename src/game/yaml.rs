@@ -89,7 +89,7 @@ fn explain(message: &str) -> (String, Option<String>) {
                         .collect()
                 })
                 .unwrap_or_default();
-            let help = match crate::suggest::did_you_mean(word, allowed.iter().copied()) {
+            let help = match crate::host::suggest::did_you_mean(word, allowed.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None if allowed.is_empty() => "remove it or check its spelling".to_string(),
                 None => format!("the {noun} allowed here are: {}", allowed.join(", ")),

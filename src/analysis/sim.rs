@@ -14,9 +14,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::error::Error;
-use crate::project::Project;
-use crate::rng::GameRng;
-use crate::scenario::Scenario;
+use crate::game::project::Project;
+use crate::game::scenario::Scenario;
+use crate::host::rng::GameRng;
 use crate::session::{MAX_TURNS, Session};
 
 /// What is tallied over the runs of one variant.
@@ -96,7 +96,7 @@ impl Tally {
 
     /// A side's win rate and the half-width of its 95% interval.
     pub fn win_rate(&self, side: &str) -> (f64, f64) {
-        crate::odds::share_with_interval(self.wins.get(side).copied().unwrap_or(0), self.runs)
+        crate::host::odds::share_with_interval(self.wins.get(side).copied().unwrap_or(0), self.runs)
     }
 
     /// The first error as the report shows it: `run 17: ...`.
@@ -118,12 +118,12 @@ impl Tally {
 
     /// A side's loss rate and the half-width of its 95% interval.
     pub fn loss_rate(&self, side: &str) -> (f64, f64) {
-        crate::odds::share_with_interval(self.losses(side), self.runs)
+        crate::host::odds::share_with_interval(self.losses(side), self.runs)
     }
 
     /// The draw rate and the half-width of its 95% interval.
     pub fn draw_rate(&self) -> (f64, f64) {
-        crate::odds::share_with_interval(self.draws, self.runs)
+        crate::host::odds::share_with_interval(self.draws, self.runs)
     }
 }
 

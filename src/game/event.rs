@@ -5,9 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice::Roll;
-use crate::geometry::Point;
-use crate::unit::Stat;
+use crate::host::dice::Roll;
+use crate::host::geometry::Point;
+use crate::host::unit::Stat;
 
 /// One thing that happened.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

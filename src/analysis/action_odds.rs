@@ -18,12 +18,12 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::command;
 use crate::error::Error;
-use crate::odds::Fraction;
-use crate::rng::GameRng;
+use crate::host::odds::Fraction;
+use crate::host::rng::GameRng;
+use crate::host::unit::Unit;
 use crate::session::Session;
-use crate::unit::Unit;
+use crate::session::line;
 
 /// The chance of one outcome.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -265,7 +265,7 @@ fn estimate(
     let outcomes = counts
         .into_iter()
         .map(|(k, c)| {
-            let (p, plus_minus) = crate::odds::share_with_interval(c, runs);
+            let (p, plus_minus) = crate::host::odds::share_with_interval(c, runs);
             (k, Chance::Estimate { p, plus_minus })
         })
         .collect();
@@ -280,7 +280,7 @@ fn estimate(
 /// Plays the line and says what it did to the units.
 fn play(session: &mut Session, line: &str) -> Result<Vec<String>, Error> {
     let before: Vec<Unit> = session.state().battlefield.units().to_vec();
-    command::run_line(session, "<odds>", line)?;
+    line::run_line(session, "<odds>", line)?;
     let state = session.state();
     let after = state.battlefield.units();
     Ok(describe(&before, after))

@@ -1,7 +1,7 @@
 //! Terrain features on the table: what they are, where they lie, which a path crosses and
 //! which block line of sight.
 //!
-//! Conventions follow [`crate::geometry`]: inches, x east, y north. Boundaries count as
+//! Conventions follow [`crate::host::geometry`]: inches, x east, y north. Boundaries count as
 //! inside. A [`Line`](Shape::Line) is everything within half its width of its polyline, so
 //! its ends are rounded. Line of sight is blocked only by a feature that neither end is
 //! in: a figure inside a wood sees out and is seen. Non-finite input never panics; it
@@ -11,7 +11,7 @@
 //! and `slope` as snake_case strings (see [`TerrainKind::parse`]) and `blocks_sight`
 //! defaulting to the kind's default.
 
-use crate::geometry::{Point, edges, point_in_polygon, point_segment_distance, positive};
+use crate::host::geometry::{Point, edges, point_in_polygon, point_segment_distance, positive};
 use serde::{Deserialize, Serialize};
 
 /// Slack on segment parameters, so a path through a vertex meets both edges.

@@ -5,10 +5,10 @@
 //! `b`, ... in the scenario's order; capitals for a unit whose base fills more than a cell)
 //! with an arrow beside the legend showing its facing. A scale line gives inches.
 
-use crate::battlefield::Battlefield;
-use crate::geometry::Point;
-use crate::state::GameState;
-use crate::terrain::TerrainKind;
+use crate::game::state::GameState;
+use crate::host::battlefield::Battlefield;
+use crate::host::geometry::Point;
+use crate::host::terrain::TerrainKind;
 
 /// Draws the table `columns` characters wide.
 pub fn draw(state: &GameState, columns: usize) -> String {

@@ -10,10 +10,10 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, read_file};
-use crate::geometry::Base;
-use crate::project::Project;
-use crate::unit::Stat;
-use crate::yaml;
+use crate::game::project::Project;
+use crate::game::yaml;
+use crate::host::geometry::Base;
+use crate::host::unit::Stat;
 
 /// One troop type of the chart.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -87,7 +87,7 @@ impl Ruleset {
                             "{}: troop `{troop}` has unknown ability `{a}`",
                             path.display()
                         ),
-                        crate::suggest::did_you_mean(a, known.iter().map(String::as_str))
+                        crate::host::suggest::did_you_mean(a, known.iter().map(String::as_str))
                             .map(|s| format!("did you mean `{s}`?")),
                     ));
                 }

@@ -18,7 +18,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::dice::{DiceGroupSpec, Keep, Node};
+use crate::host::dice::{DiceGroupSpec, Keep, Node};
 
 /// The most distinct values a distribution may hold.
 pub const MAX_VALUES: usize = 1_000_000;
@@ -323,11 +323,11 @@ fn exploding_chain(spec: &DiceGroupSpec, cap: u32) -> Result<Dist, OddsError> {
     // As many dice as a roll may throw (`sandtable roll` refuses more), and the chain's
     // values written down one by one.
     let dice = u64::from(spec.count).saturating_mul(u64::from(cap) + 1);
-    if dice > crate::dice::MAX_TOTAL_DICE as u64 {
+    if dice > crate::host::dice::MAX_TOTAL_DICE as u64 {
         return Err(OddsError::Unsupported(format!(
             "{} dice exploding {cap} times could roll {dice} dice; a roll throws at most {}",
             spec.count,
-            crate::dice::MAX_TOTAL_DICE
+            crate::host::dice::MAX_TOTAL_DICE
         )));
     }
     if (u64::from(cap) + 1).saturating_mul(u64::from(spec.sides)) > MAX_WORK {
@@ -577,7 +577,7 @@ pub fn card_check(check: &CardCheck) -> Result<Dist, OddsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::DiceExpr;
+    use crate::host::dice::DiceExpr;
 
     fn dist(src: &str) -> Dist {
         distribution(DiceExpr::parse(src).unwrap().node()).unwrap()

@@ -15,7 +15,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::rng::GameRng;
+use crate::host::rng::GameRng;
 
 /// A suit, in new-deck order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

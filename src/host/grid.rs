@@ -2,12 +2,12 @@
 //! area centres, neighbours, distances in areas, and which side of a unit an adjacent area
 //! lies on.
 //!
-//! Conventions follow [`crate::geometry`]: inches, x east, y north, facings in degrees
+//! Conventions follow [`crate::host::geometry`]: inches, x east, y north, facings in degrees
 //! clockwise from north. Column 0 is at the west edge and row 0 at the south edge, so
 //! columns grow east and rows grow north. Distances in areas are Chebyshev: a diagonal
 //! step counts 1, like an orthogonal one.
 
-use crate::geometry::{Point, angle_off, positive};
+use crate::host::geometry::{Point, angle_off, positive};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
