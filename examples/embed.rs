@@ -3,10 +3,10 @@
 //!
 //! Run with `cargo run --example embed`.
 
+use sandtable::cli::command::render;
 use sandtable::game::project::Project;
 use sandtable::game::scenario::Scenario;
 use sandtable::session::Session;
-use sandtable::session::line::render;
 
 fn main() -> miette::Result<()> {
     let project = Project::at(env!("CARGO_MANIFEST_DIR"))?;

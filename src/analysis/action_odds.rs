@@ -23,7 +23,7 @@ use crate::host::odds::Fraction;
 use crate::host::rng::GameRng;
 use crate::host::unit::Unit;
 use crate::session::Session;
-use crate::session::line;
+use crate::session::line::Parsed;
 
 /// The chance of one outcome.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -109,16 +109,23 @@ pub fn action_odds(
     line: &str,
     budget: OddsBudget,
 ) -> Result<ActionOdds, Error> {
-    match exact(session, line, budget.branches)? {
+    let parsed = Parsed::parse(session, "<odds>", line)?;
+    if !parsed.is_action() {
+        return Err(Error::other(
+            format!("`{}` is not an action", line.trim()),
+            Some("give a verb of the ruleset, e.g. `melee viking_1 legionary_1`".into()),
+        ));
+    }
+    match exact(session, &parsed, budget.branches)? {
         Ok(odds) => Ok(odds),
-        Err(why) => estimate(session, line, budget, why),
+        Err(why) => estimate(session, &parsed, budget, why),
     }
 }
 
 /// `Ok(Err(why))` when the exact walk has to give up.
 fn exact(
     session: &mut Session,
-    line: &str,
+    line: &Parsed,
     budget: u64,
 ) -> Result<Result<ActionOdds, String>, Error> {
     let path: Rc<RefCell<Vec<(u32, u32)>>> = Rc::default();
@@ -235,7 +242,7 @@ fn refused_whatever_the_dice(results: usize, refusal: Option<Error>) -> Option<E
 
 fn estimate(
     session: &mut Session,
-    line: &str,
+    line: &Parsed,
     budget: OddsBudget,
     why: String,
 ) -> Result<ActionOdds, Error> {
@@ -278,9 +285,9 @@ fn estimate(
 }
 
 /// Plays the line and says what it did to the units.
-fn play(session: &mut Session, line: &str) -> Result<Vec<String>, Error> {
+fn play(session: &mut Session, line: &Parsed) -> Result<Vec<String>, Error> {
     let before: Vec<Unit> = session.state().battlefield.units().to_vec();
-    line::run_line(session, "<odds>", line)?;
+    let _ = session.perform(line)?;
     let state = session.state();
     let after = state.battlefield.units();
     Ok(describe(&before, after))

@@ -11,8 +11,8 @@ use rustyline::completion::{Completer, Pair};
 use rustyline::hint::Hinter;
 use rustyline::{Context, Helper, Highlighter, Validator};
 
+use super::command::META_COMMANDS;
 use crate::session::Session;
-use crate::session::line::META_COMMANDS;
 
 /// What the prompt can complete, refreshed from the session before each line.
 #[derive(Default, Helper, Highlighter, Validator)]

@@ -11,6 +11,7 @@ macro_rules! outln {
 
 mod battle;
 mod check;
+pub mod command;
 mod helper;
 mod journal;
 pub mod map;
@@ -276,7 +277,7 @@ fn open_save(session: &Session, path: &std::path::Path) -> Result<Session, Error
 
 /// Prints the events logged since the last call.
 fn flush_events(session: &mut Session, json: bool) {
-    write_out(&crate::session::line::render(&session.take_events(), json));
+    write_out(&command::render(&session.take_events(), json));
 }
 
 /// Writes to standard error, ignoring failure: there is nowhere left to report it.

@@ -15,12 +15,12 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use super::command::{self, Reply};
 use super::journal::Journal;
 use super::watch::Watcher;
 use super::{Common, flush_events, render_error, start_session};
 use crate::error::Error;
 use crate::session::Session;
-use crate::session::line::{self, Reply};
 
 /// Plays a scenario at the prompt. Returns 1 if a piped game hit an error, else 0.
 pub fn play(
@@ -139,7 +139,7 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     let feed = DiceFeed::replaying();
     for (i, (line, dice)) in lines.iter().enumerate() {
         feed.queue(dice.clone());
-        match line::run_line(&mut session, &format!("journal line {}", i + 1), line) {
+        match command::run_line(&mut session, &format!("journal line {}", i + 1), line) {
             Ok(Reply::Dice(true)) => session.set_manual_dice(Some(feed.asker())),
             Ok(Reply::Dice(false)) => session.set_manual_dice(None),
             _ => {}
@@ -177,7 +177,7 @@ fn carry_out(
     json: bool,
     feed: &DiceFeed,
 ) -> Option<bool> {
-    let result = line::run_line(session, origin, entry);
+    let result = command::run_line(session, origin, entry);
     flush_events(session, json);
     match result {
         Ok(Reply::Quit) => None,
@@ -331,7 +331,7 @@ fn interactive(
             Ok(line) => {
                 entry.push_str(&line);
                 entry.push('\n');
-                if line::needs_more(&entry) {
+                if crate::session::line::needs_more(&entry) {
                     continue;
                 }
                 let text = std::mem::take(&mut entry);
@@ -382,7 +382,7 @@ pub fn run_lines(
         feed.queue(dice);
         entry.push_str(&line);
         entry.push('\n');
-        if line::needs_more(&entry) {
+        if crate::session::line::needs_more(&entry) {
             continue;
         }
         let text = std::mem::take(&mut entry);

@@ -5,9 +5,9 @@
 use std::io::Read;
 use std::path::PathBuf;
 
+use super::command::{self, Reply};
 use super::{Common, flush_events, start_session};
 use crate::error::{Error, read_file};
-use crate::session::line::{self, Reply};
 
 /// Runs a batch file.
 pub fn run(
@@ -46,7 +46,7 @@ pub fn run(
         }
         entry.push_str(line);
         entry.push('\n');
-        if line::needs_more(&entry) {
+        if crate::session::line::needs_more(&entry) {
             continue;
         }
         let line = std::mem::take(&mut entry);
@@ -54,7 +54,7 @@ pub fn run(
         if !common.json && !line.trim().is_empty() {
             outln!("> {line}");
         }
-        let result = line::run_line(
+        let result = command::run_line(
             &mut session,
             &format!(
                 "{} line {start_line}",

@@ -14,6 +14,62 @@ use crate::host::suggest;
 use crate::host::terrain::Terrain;
 use crate::host::unit::Unit;
 
+/// Why a unit's id (or a prefix of it) names no one unit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// No unit has that id or an id starting with it.
+    #[error("unknown unit `{text}`{}", suggestion.as_ref().map(|s| format!("; did you mean `{s}`?")).unwrap_or_default())]
+    Unknown {
+        /// What was written.
+        text: String,
+        /// The closest id, if one is close.
+        suggestion: Option<String>,
+    },
+    /// Several units' ids start with it.
+    #[error("`{text}` could be any of {} units: {}", candidates.len(), shown(candidates))]
+    Ambiguous {
+        /// What was written.
+        text: String,
+        /// The ids it could be, in scenario order.
+        candidates: Vec<String>,
+    },
+}
+
+impl ResolveError {
+    /// The error without its suggestion, for a diagnostic that gives the suggestion as help.
+    pub fn message(&self) -> String {
+        match self {
+            ResolveError::Unknown { text, .. } => format!("unknown unit `{text}`"),
+            ResolveError::Ambiguous { .. } => self.to_string(),
+        }
+    }
+
+    /// How to fix it, where known.
+    pub fn help(&self) -> Option<String> {
+        match self {
+            ResolveError::Unknown { suggestion, .. } => {
+                suggestion.as_ref().map(|s| format!("did you mean `{s}`?"))
+            }
+            ResolveError::Ambiguous { .. } => Some("write more of the id".into()),
+        }
+    }
+}
+
+impl From<ResolveError> for String {
+    fn from(e: ResolveError) -> String {
+        e.to_string()
+    }
+}
+
+/// The first six ids, and `...` if there are more.
+fn shown(ids: &[String]) -> String {
+    let mut out = ids.iter().take(6).cloned().collect::<Vec<_>>().join(", ");
+    if ids.len() > 6 {
+        out.push_str(", ...");
+    }
+    out
+}
+
 /// What blocks a line of sight.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Sight {
@@ -112,7 +168,7 @@ impl Battlefield {
 
     /// Finds a unit by id or by an unambiguous prefix of one; the error says what went wrong
     /// and suggests the closest id.
-    pub fn resolve(&self, text: &str) -> Result<usize, String> {
+    pub fn resolve(&self, text: &str) -> Result<usize, ResolveError> {
         if let Some(i) = self.index_of(text) {
             return Ok(i);
         }
@@ -121,27 +177,15 @@ impl Battlefield {
             .collect();
         match matches.as_slice() {
             [one] if !text.is_empty() => Ok(*one),
-            [] | [_] => Err(format!(
-                "unknown unit `{text}`{}",
-                suggest::suggestion_suffix(text, self.units.iter().map(|u| u.id.as_str()))
-            )),
-            many => {
-                let names: Vec<&str> = many
-                    .iter()
-                    .take(6)
-                    .map(|&i| self.units[i].id.as_str())
-                    .collect();
-                Err(format!(
-                    "`{text}` could be any of {} units: {}{}",
-                    many.len(),
-                    names.join(", "),
-                    if many.len() > names.len() {
-                        ", ..."
-                    } else {
-                        ""
-                    }
-                ))
-            }
+            [] | [_] => Err(ResolveError::Unknown {
+                text: text.to_string(),
+                suggestion: suggest::did_you_mean(text, self.units.iter().map(|u| u.id.as_str()))
+                    .map(str::to_string),
+            }),
+            many => Err(ResolveError::Ambiguous {
+                text: text.to_string(),
+                candidates: many.iter().map(|&i| self.units[i].id.clone()).collect(),
+            }),
         }
     }
 
@@ -343,13 +387,19 @@ mod tests {
         let b = field();
         assert_eq!(b.resolve("viking_1"), Ok(2));
         assert_eq!(b.resolve("viking_2"), Ok(3));
-        assert!(
-            b.resolve("vik")
-                .unwrap_err()
-                .contains("could be any of 2 units")
+        assert_eq!(
+            b.resolve("vik").unwrap_err().to_string(),
+            "`vik` could be any of 2 units: viking_1, viking_2"
         );
         assert_eq!(
             b.resolve("vikng_1").unwrap_err(),
+            ResolveError::Unknown {
+                text: "vikng_1".into(),
+                suggestion: Some("viking_1".into())
+            }
+        );
+        assert_eq!(
+            b.resolve("vikng_1").unwrap_err().to_string(),
             "unknown unit `vikng_1`; did you mean `viking_1`?"
         );
     }

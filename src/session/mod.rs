@@ -944,7 +944,7 @@ mod tests {
                     "let v = unit(\"viking_1\"); let l = unit(\"legionary_1\"); melee(v, l);",
                 )
                 .unwrap();
-            crate::session::line::render(&s.take_events(), true)
+            crate::cli::command::render(&s.take_events(), true)
         };
         assert_eq!(run(5), run(5));
         assert_ne!(run(5), run(6));

@@ -1,0 +1,330 @@
+//! The prompt's commands: a line is parsed ([`Parsed`]), then an action runs in the session
+//! and a meta command (`:undo`, `:save`, `:odds`, ...) runs here. Also every rendering of the
+//! game's events as text or JSON lines.
+
+use crate::analysis::action_odds;
+use crate::error::Error;
+use crate::game::event::Event;
+use crate::host::suggest::did_you_mean;
+use crate::session::Session;
+use crate::session::line::{Line, Parsed, Word};
+
+/// The meta commands of the plain prompt.
+pub const META_COMMANDS: &[(&str, &str)] = &[
+    (
+        ":help",
+        "list the verbs of the ruleset and these commands (`:help VERB` for one verb)",
+    ),
+    (
+        ":units",
+        "list the units in play (`:units SIDE` for one side)",
+    ),
+    (":seed", "show the seed of this game"),
+    (
+        ":explain",
+        "show who changed what in the last action: dice, ranges and the abilities that changed them",
+    ),
+    (
+        ":undo",
+        "undo the last action, dice included (`:undo N` for N actions)",
+    ),
+    (":redo", "redo what was undone (`:redo N`)"),
+    (
+        ":show",
+        "every stat, tag and ability of a unit, with uses left: `:show viking_1`",
+    ),
+    (":log", "the last events again (`:log N`, 20 by default)"),
+    (":save", "save the whole game to a file: `:save game.json`"),
+    (":open", "continue a saved game: `:open game.json`"),
+    (
+        ":reload",
+        "reload the ruleset, ability and house-rule scripts from disk, keeping the game",
+    ),
+    (
+        ":load",
+        "start a new game of a scenario: `:load scenarios/hoplites_vs_persians.yaml`",
+    ),
+    (
+        ":map",
+        "draw the table: terrain, and each unit by side and facing",
+    ),
+    (
+        ":dice",
+        "`:dice manual`: you roll real dice and type them in when the rules ask; `:dice auto` again",
+    ),
+    (
+        ":odds",
+        "the exact chance of each result of an action, e.g. `:odds melee viking_1 legionary_1`; the game is unchanged",
+    ),
+    (":quit", "leave (Ctrl-D does too)"),
+];
+
+/// What a line asks the front end to do after it has been carried out.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// Nothing more to show than the events.
+    Done,
+    /// Text to show (help, unit lists, a Rhai value).
+    Text(String),
+    /// Leave the prompt.
+    Quit,
+    /// Replace the game with a saved one (the front end opens it).
+    Open(std::path::PathBuf),
+    /// Dice from the players (`true`) or from the generator.
+    Dice(bool),
+}
+
+/// Carries out one line. `origin` names where it came from (`<prompt>`, `game.txt:3`).
+pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply, Error> {
+    let parsed = Parsed::parse(session, origin, line)?;
+    if let Line::Meta(words) = &parsed.line {
+        return meta(session, &parsed, words);
+    }
+    let value = session.act(&parsed)?;
+    Ok(if value.is_unit() {
+        Reply::Done
+    } else {
+        Reply::Text(format!("=> {}", session.show(&value)))
+    })
+}
+
+/// A meta command's count argument (`:undo 3`), or `default`.
+fn count_arg(parsed: &Parsed, ws: &[Word], default: usize, message: &str) -> Result<usize, Error> {
+    match ws.get(1) {
+        None => Ok(default),
+        Some(w) => w
+            .text
+            .parse()
+            .map_err(|_| parsed.error_at(w.start, w.len, message.into(), "here", None)),
+    }
+}
+
+/// A meta command's required argument (`:save FILE`).
+fn required_arg<'a>(parsed: &Parsed, ws: &'a [Word], usage: &str) -> Result<&'a Word, Error> {
+    ws.get(1)
+        .ok_or_else(|| parsed.error_at(ws[0].start, ws[0].len, usage.into(), "here", None))
+}
+
+fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word]) -> Result<Reply, Error> {
+    let line = parsed.text.as_str();
+    let name = ws[0].text.as_str();
+    match name {
+        ":quit" | ":q" | ":exit" => Ok(Reply::Quit),
+        ":seed" => Ok(Reply::Text(format!("seed {}", session.state().rng.seed()))),
+        ":explain" => Ok(Reply::Text(explain(session))),
+        ":undo" | ":redo" => {
+            let n = count_arg(
+                parsed,
+                ws,
+                1,
+                &format!("`{name}` takes a number of actions"),
+            )?;
+            let (done, what) = if name == ":undo" {
+                (session.undo(n), "undone")
+            } else {
+                (session.redo(n), "redone")
+            };
+            let state = session.state();
+            Ok(Reply::Text(match done {
+                0 => format!("nothing to be {what}"),
+                d => format!(
+                    "{d} action{} {what}: turn {}, {} to play",
+                    if d == 1 { "" } else { "s" },
+                    state.turn,
+                    state.active_side
+                ),
+            }))
+        }
+        ":show" => {
+            let w = required_arg(parsed, ws, "`:show` needs a unit: `:show viking_1`")?;
+            let idx =
+                session.state().battlefield.resolve(&w.text).map_err(|e| {
+                    parsed.error_at(w.start, w.len, e.message(), "this unit", e.help())
+                })?;
+            Ok(Reply::Text(session.describe_unit(idx)))
+        }
+        ":log" => {
+            let n = count_arg(parsed, ws, 20, "`:log` takes a number of events")?;
+            let state = session.state();
+            let from = state.log.len().saturating_sub(n);
+            Ok(Reply::Text(
+                render(&state.log[from..], false).trim_end().to_string(),
+            ))
+        }
+        ":save" => {
+            let w = required_arg(parsed, ws, "`:save` needs a file: `:save game.json`")?;
+            session.save(std::path::Path::new(&w.text))?;
+            Ok(Reply::Text(format!("saved to {}", w.text)))
+        }
+        ":open" => {
+            let w = required_arg(parsed, ws, "`:open` needs a file: `:open game.json`")?;
+            Ok(Reply::Open(std::path::PathBuf::from(&w.text)))
+        }
+        ":reload" => Ok(Reply::Text(session.reload()?)),
+        ":map" => Ok(Reply::Text(super::map::draw(&session.state(), 72))),
+        ":dice" => match ws.get(1).map(|w| w.text.as_str()) {
+            Some("manual") => Ok(Reply::Dice(true)),
+            Some("auto") => Ok(Reply::Dice(false)),
+            _ => Err(parsed.error_at(
+                ws[0].start,
+                line.chars().count() - ws[0].start,
+                "write `:dice manual` or `:dice auto`".into(),
+                "here",
+                None,
+            )),
+        },
+        ":load" => {
+            let w = required_arg(parsed, ws, "`:load` needs a scenario file")?;
+            let project = session.project().clone();
+            let scenario =
+                crate::game::scenario::Scenario::load(&project, std::path::Path::new(&w.text))?;
+            let seed = scenario.seed.unwrap_or_else(|| session.state().rng.seed());
+            *session = Session::new(&project, scenario, seed)?;
+            Ok(Reply::Done)
+        }
+        ":odds" => {
+            let w = required_arg(
+                parsed,
+                ws,
+                "`:odds` needs an action, e.g. `:odds melee viking_1 legionary_1`",
+            )?;
+            let action: String = line.chars().skip(w.start).collect();
+            let budget = action_odds::OddsBudget::for_game(session);
+            let odds = action_odds::action_odds(session, &action, budget)?;
+            Ok(Reply::Text(odds.render(action.trim())))
+        }
+        ":units" => Ok(Reply::Text(units(
+            session,
+            ws.get(1).map(|w| w.text.as_str()),
+        ))),
+        ":help" => help(session, parsed, ws.get(1)),
+        _ => {
+            let names = META_COMMANDS.iter().map(|(n, _)| *n);
+            Err(parsed.error_at(
+                ws[0].start,
+                ws[0].len,
+                format!("unknown command `{name}`"),
+                "not a command",
+                Some(match did_you_mean(name, names) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "`:help` lists the commands".into(),
+                }),
+            ))
+        }
+    }
+}
+
+fn help(session: &Session, parsed: &Parsed, topic: Option<&Word>) -> Result<Reply, Error> {
+    if let Some(w) = topic {
+        let Some(v) = session.verbs().get(&w.text) else {
+            let help = did_you_mean(&w.text, session.verbs().keys().map(String::as_str))
+                .map(|s| format!("did you mean `{s}`?"));
+            return Err(parsed.error_at(
+                w.start,
+                w.len,
+                format!("unknown verb `{}`", w.text),
+                "not a verb",
+                help,
+            ));
+        };
+        return Ok(Reply::Text(format!(
+            "{} {}\n  {}",
+            v.name,
+            v.params.join(" "),
+            if v.doc.is_empty() {
+                "(no description)"
+            } else {
+                &v.doc
+            }
+        )));
+    }
+    let mut out = format!("{} verbs:\n", session.scenario().ruleset.file.name);
+    for v in session.verbs().values() {
+        let usage = format!("{} {}", v.name, v.params.join(" "));
+        out.push_str(&format!(
+            "  {:<28} {}\n",
+            usage.trim_end(),
+            first_sentence(&v.doc)
+        ));
+    }
+    out.push_str("host commands:\n");
+    out.push_str(&format!(
+        "  {:<28} {}\n",
+        "roll EXPR", "roll dice, e.g. `roll 3d6+1`, `roll 4d6kh3`, `roll 5d6>=5`"
+    ));
+    out.push_str(&format!(
+        "  {:<28} {}\n",
+        "draw DECK [N]", "draw cards from one of the game's decks"
+    ));
+    out.push_str("commands:\n");
+    for (n, d) in META_COMMANDS {
+        out.push_str(&format!("  {n:<28} {d}\n"));
+    }
+    out.push_str(
+        "Anything else is Rhai, e.g. `unit(\"viking_1\").stat(\"attack\")`; see docs/api.md.",
+    );
+    Ok(Reply::Text(out))
+}
+
+/// The trace of the last action, for `:explain`.
+pub fn explain(session: &Session) -> String {
+    let trace = session.explain();
+    if trace.is_empty() {
+        "the last action asked the rules for no numbers".into()
+    } else {
+        trace.join("\n")
+    }
+}
+
+/// The first sentence of a doc comment, for one-line listings.
+fn first_sentence(doc: &str) -> &str {
+    match doc.find(". ") {
+        Some(i) => &doc[..=i],
+        None => doc,
+    }
+}
+
+fn units(session: &Session, side: Option<&str>) -> String {
+    let state = session.state();
+    let mut out = String::new();
+    for s in &state.sides {
+        if side.is_some_and(|want| want != s.id) {
+            continue;
+        }
+        out.push_str(&format!("{} ({}):\n", s.name, s.id));
+        for i in state.battlefield.by_side(&s.id) {
+            let u = &state.battlefield.units()[i];
+            let shown: Vec<&String> = u.tags.iter().filter(|t| !t.starts_with('_')).collect();
+            let tags = if shown.is_empty() {
+                String::new()
+            } else {
+                let names: Vec<&str> = shown.iter().map(|t| t.as_str()).collect();
+                format!(" [{}]", names.join(", "))
+            };
+            out.push_str(&format!(
+                "  {:<14} {:<18} at {} facing {}{}\n",
+                u.id,
+                u.name,
+                u.pos,
+                crate::game::event::degrees(u.facing),
+                tags
+            ));
+        }
+    }
+    if out.is_empty() {
+        out = format!("no side `{}`", side.unwrap_or_default());
+    }
+    out.trim_end().to_string()
+}
+
+/// Whether an entry is unfinished: brackets still open outside strings and comments, so the
+/// prompt should read another line before running it.
+/// Renders events for the player: text lines, or JSON lines.
+pub fn render(events: &[Event], json: bool) -> String {
+    let mut out = String::new();
+    for e in events {
+        out.push_str(&if json { e.to_json() } else { e.to_text() });
+        out.push('\n');
+    }
+    out
+}
