@@ -6,7 +6,7 @@
 //! back exactly ([`GameState::mark`], [`GameState::rollback`]) without copying the game
 //! before every action.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::game::ability::AbilityUse;
 use crate::game::event::Event;
@@ -46,8 +46,11 @@ pub struct GameState {
     /// What the action under way has recorded, against the flood limits.
     recorded: Recorded,
     /// How to undo each change since the game began (or the last [`GameState::commit`]),
-    /// oldest first: the game's undo history.
-    journal: Vec<Undo>,
+    /// oldest first: the game's undo history, which `:undo` and `:redo` walk.
+    journal: VecDeque<Undo>,
+    /// How many entries were dropped from the journal's front: marks count from the game's
+    /// first change, so that forgetting old history leaves later marks valid.
+    forgotten: usize,
 }
 
 /// How to undo one change.
@@ -60,6 +63,7 @@ enum Undo {
     Name(usize, String),
     Side(usize, String),
     Spawn,
+    Respawn(Box<Unit>),
     Stat(usize, String, Option<Stat>),
     Tag(usize, String, bool),
     Group(usize, String, Option<String>),
@@ -87,6 +91,15 @@ pub const MAX_TEXT: usize = 64 * 1024;
 struct Recorded {
     records: usize,
     bytes: usize,
+}
+
+/// What [`GameState::rewind`] undid, to do it again: the changes (newest first, each as the
+/// change that redoes it), the events and the generator as they were.
+#[derive(Clone, Debug)]
+pub struct Redo {
+    changes: Vec<Undo>,
+    log: Vec<Event>,
+    rng: GameRng,
 }
 
 /// A point to roll back to: the journal and log lengths and the generator's state.
@@ -124,7 +137,8 @@ impl GameState {
             ability_uses: BTreeMap::new(),
             trace: Vec::new(),
             recorded: Recorded::default(),
-            journal: Vec::new(),
+            journal: VecDeque::new(),
+            forgotten: 0,
         };
         state.emit(Event::Seed { seed });
         state.emit(Event::Scenario {
@@ -155,7 +169,7 @@ impl GameState {
 
     fn remember(&mut self, undo: Undo) {
         self.recorded.records += 1;
-        self.journal.push(undo);
+        self.journal.push_back(undo);
     }
 
     /// Starts counting a new action against the flood limits.
@@ -213,94 +227,141 @@ impl GameState {
     /// Where the game stands now, to roll back to if what follows fails.
     pub fn mark(&self) -> Mark {
         Mark {
-            journal: self.journal.len(),
+            journal: self.journal_end(),
             log: self.log.len(),
             rng: self.rng.clone(),
         }
     }
 
+    /// How many changes the game has journaled since it began.
+    fn journal_end(&self) -> usize {
+        self.forgotten + self.journal.len()
+    }
+
     /// Undoes every change made since `mark`, generator and log included. A mark taken
     /// before the last [`GameState::commit`] restores only the log and generator.
     pub fn rollback(&mut self, mark: Mark) {
-        while self.journal.len() > mark.journal {
-            let Some(undo) = self.journal.pop() else {
+        while self.journal_end() > mark.journal {
+            let Some(undo) = self.journal.pop_back() else {
                 break;
             };
-            self.undo(undo);
+            let _ = self.undo(undo);
         }
         self.log.truncate(mark.log);
         self.rng = mark.rng;
     }
 
+    /// As [`GameState::rollback`], keeping what was undone so that [`GameState::replay`] can
+    /// do it again (`:undo`, then `:redo`).
+    pub fn rewind(&mut self, mark: Mark) -> Redo {
+        let mut changes = Vec::new();
+        while self.journal_end() > mark.journal {
+            let Some(undo) = self.journal.pop_back() else {
+                break;
+            };
+            changes.push(self.undo(undo));
+        }
+        let log = self.log.split_off(mark.log.min(self.log.len()));
+        let rng = std::mem::replace(&mut self.rng, mark.rng);
+        Redo { changes, log, rng }
+    }
+
+    /// Does again what [`GameState::rewind`] undid, journaling it again.
+    pub fn replay(&mut self, redo: Redo) {
+        for change in redo.changes.into_iter().rev() {
+            let undo = self.undo(change);
+            self.journal.push_back(undo);
+        }
+        self.log.extend(redo.log);
+        self.rng = redo.rng;
+    }
+
+    /// Forgets how to undo the changes made before `mark` (they stand), keeping later ones:
+    /// the undo history stays as long as `:undo` can reach.
+    pub fn forget_before(&mut self, mark: &Mark) {
+        while self.forgotten < mark.journal && self.journal.pop_front().is_some() {
+            self.forgotten += 1;
+        }
+    }
+
     /// Forgets how to undo the changes made so far (they stand); marks taken before are void.
-    /// Long automated runs call it to keep the history from growing.
     pub fn commit(&mut self) {
+        self.forgotten += self.journal.len();
         self.journal.clear();
     }
 
-    fn undo(&mut self, undo: Undo) {
+    /// Puts back one change as it was before, and gives the change that would do it again.
+    fn undo(&mut self, undo: Undo) -> Undo {
+        use std::mem::replace;
         let field = &mut self.battlefield;
+        // Changes to a unit's fields; a unit index is always one of the game's.
+        macro_rules! swap {
+            ($i:expr, $field:ident, $value:expr, $variant:ident) => {
+                match field.get_mut($i) {
+                    Some(u) => Undo::$variant($i, replace(&mut u.$field, $value)),
+                    None => Undo::$variant($i, $value),
+                }
+            };
+        }
         match undo {
-            Undo::Pos(i, p) => field.get_mut(i).into_iter().for_each(|u| u.pos = p),
-            Undo::Facing(i, f) => field.get_mut(i).into_iter().for_each(|u| u.facing = f),
-            Undo::Hits(i, h) => field.get_mut(i).into_iter().for_each(|u| u.hits = h),
-            Undo::Stands(i, n) => field.get_mut(i).into_iter().for_each(|u| u.stands = n),
-            Undo::Name(i, n) => {
-                if let Some(u) = field.get_mut(i) {
-                    u.name = n;
-                }
-            }
-            Undo::Spawn => {
-                field.remove_last();
-            }
-            Undo::Side(i, side) => {
-                if let Some(u) = field.get_mut(i) {
-                    u.side = side;
-                }
+            Undo::Pos(i, p) => swap!(i, pos, p, Pos),
+            Undo::Facing(i, f) => swap!(i, facing, f, Facing),
+            Undo::Hits(i, h) => swap!(i, hits, h, Hits),
+            Undo::Stands(i, n) => swap!(i, stands, n, Stands),
+            Undo::Name(i, n) => swap!(i, name, n, Name),
+            Undo::Side(i, s) => swap!(i, side, s, Side),
+            Undo::InPlay(i, b) => swap!(i, in_play, b, InPlay),
+            Undo::Spawn => match field.remove_last() {
+                Some(unit) => Undo::Respawn(Box::new(unit)),
+                None => Undo::Spawn,
+            },
+            Undo::Respawn(unit) => {
+                let _ = field.add_unit(*unit);
+                Undo::Spawn
             }
             Undo::Stat(i, name, value) => {
-                if let Some(u) = field.get_mut(i) {
-                    match value {
-                        Some(v) => u.stats.insert(name, v),
-                        None => u.stats.remove(&name),
-                    };
-                }
+                let before = field.get_mut(i).and_then(|u| match value {
+                    Some(v) => u.stats.insert(name.clone(), v),
+                    None => u.stats.remove(&name),
+                });
+                Undo::Stat(i, name, before)
             }
             Undo::Tag(i, tag, was_on) => {
-                if let Some(u) = field.get_mut(i) {
+                let is_on = field.get_mut(i).is_some_and(|u| {
                     if was_on {
-                        u.tags.insert(tag);
+                        !u.tags.insert(tag.clone())
                     } else {
-                        u.tags.remove(&tag);
+                        u.tags.remove(&tag)
                     }
-                }
+                });
+                Undo::Tag(i, tag, is_on)
             }
             Undo::Group(i, kind, name) => {
-                if let Some(u) = field.get_mut(i) {
-                    match name {
-                        Some(n) => u.groups.insert(kind, n),
-                        None => u.groups.remove(&kind),
-                    };
-                }
+                let before = field.get_mut(i).and_then(|u| match name {
+                    Some(n) => u.groups.insert(kind.clone(), n),
+                    None => u.groups.remove(&kind),
+                });
+                Undo::Group(i, kind, before)
             }
-            Undo::InPlay(i, b) => field.get_mut(i).into_iter().for_each(|u| u.in_play = b),
-            Undo::Turn(turn, side, first, plays) => {
-                self.turn = turn;
-                self.active_side = side;
-                self.first_side = first;
-                self.plays = plays;
-            }
+            Undo::Turn(turn, side, first, plays) => Undo::Turn(
+                replace(&mut self.turn, turn),
+                replace(&mut self.active_side, side),
+                replace(&mut self.first_side, first),
+                replace(&mut self.plays, plays),
+            ),
             Undo::Ability(i, name, before) => {
-                match before {
-                    Some(b) => self.ability_uses.insert((i, name), b),
-                    None => self.ability_uses.remove(&(i, name)),
+                let now = match before {
+                    Some(b) => self.ability_uses.insert((i, name.clone()), b),
+                    None => self.ability_uses.remove(&(i, name.clone())),
                 };
+                Undo::Ability(i, name, now)
             }
             Undo::Deck(name, deck) => {
-                match deck {
-                    Some(d) => self.decks.insert(name, d),
+                let now = match deck {
+                    Some(d) => self.decks.insert(name.clone(), d),
                     None => self.decks.remove(&name),
                 };
+                Undo::Deck(name, now)
             }
         }
     }
@@ -434,8 +495,8 @@ impl GameState {
     pub fn set_stat(&mut self, idx: usize, name: &str, value: Stat) -> Result<(), String> {
         let unit = self.unit_mut(idx)?;
         let from = unit.stats.insert(name.to_string(), value.clone());
-        self.journal
-            .push(Undo::Stat(idx, name.to_string(), from.clone()));
+        // Remembered, so counted against the action's limits even when nothing is logged.
+        self.remember(Undo::Stat(idx, name.to_string(), from.clone()));
         self.change(idx, name, from.unwrap_or(Stat::Text("none".into())), value);
         Ok(())
     }
@@ -509,8 +570,7 @@ impl GameState {
             Some(n) => unit.groups.insert(kind.into(), n.into()),
             None => unit.groups.remove(kind),
         };
-        self.journal
-            .push(Undo::Group(idx, kind.to_string(), from.clone()));
+        self.remember(Undo::Group(idx, kind.to_string(), from.clone()));
         let none = || Stat::Text("none".into());
         let to = name.map_or_else(none, |n| Stat::Text(n.into()));
         self.change(idx, kind, from.map_or_else(none, Stat::Text), to);
@@ -722,7 +782,8 @@ mod tests {
             ability_uses: BTreeMap::new(),
             trace: Vec::new(),
             recorded: Recorded::default(),
-            journal: Vec::new(),
+            journal: VecDeque::new(),
+            forgotten: 0,
         }
     }
 
@@ -766,6 +827,55 @@ mod tests {
         assert_eq!(fingerprint(&s), before);
         // The generator is back too: the next number is the one that would have come.
         assert_eq!(s.rng.next_u64(), rng_after.next_u64());
+    }
+
+    #[test]
+    fn rewind_then_replay_undoes_and_redoes_every_kind_of_change() {
+        let mut s = state();
+        let before = fingerprint(&s);
+        let mark = s.mark();
+        s.move_unit(0, Point::new(3.0, 3.0)).unwrap();
+        s.face(0, 90.0).unwrap();
+        s.set_hits(0, 2).unwrap();
+        s.set_stands(0, 0).unwrap();
+        s.set_name(0, "renamed").unwrap();
+        s.set_stat(0, "attack", Stat::Int(3)).unwrap();
+        s.set_stat(0, "new", Stat::Bool(true)).unwrap();
+        s.set_tag(0, "shaken", true).unwrap();
+        s.set_tag(1, "shaken", false).unwrap();
+        s.set_group(0, "brigade", Some("north")).unwrap();
+        s.remove(1, "killed").unwrap();
+        let mut spawned = s.battlefield.units()[0].clone();
+        spawned.id = "spawned".into();
+        s.spawn(spawned).unwrap();
+        s.set_turn(2, "blue").unwrap();
+        s.shuffle("d").unwrap();
+        s.draw("d", 3).unwrap();
+        s.add_deck(Deck::standard("e", true));
+        s.roll_text("3d6", None).unwrap();
+        let after = fingerprint(&s);
+        let mut rng_after = s.rng.clone();
+        let redo = s.rewind(mark.clone());
+        assert_eq!(fingerprint(&s), before);
+        s.replay(redo);
+        assert_eq!(fingerprint(&s), after);
+        assert_eq!(s.rng.next_u64(), rng_after.next_u64());
+        // The replayed changes are journaled again: they can be undone a second time.
+        s.rollback(mark);
+        assert_eq!(fingerprint(&s), before);
+    }
+
+    #[test]
+    fn forgetting_old_history_keeps_later_marks() {
+        let mut s = state();
+        s.set_hits(0, 1).unwrap();
+        let first = s.mark();
+        s.set_hits(0, 2).unwrap();
+        let second = s.mark();
+        s.set_hits(0, 3).unwrap();
+        s.forget_before(&first);
+        s.rollback(second);
+        assert_eq!(s.battlefield.units()[0].hits, 2);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::error::{Error, read_file};
 use crate::game::event::Event;
 use crate::game::project::Project;
 use crate::game::scenario::Scenario;
-use crate::game::state::GameState;
+use crate::game::state::{GameState, Mark, Redo};
 use crate::script::api::{self, Shared};
 use crate::script::engine::{self, Budget, Limits};
 use crate::script::error::Sources;
@@ -57,10 +57,12 @@ pub struct Session {
     manual: api::ManualDice,
     /// Functions defined at the prompt (kept across reloads).
     prompt_functions: AST,
-    /// The game before each action still undoable, oldest first.
-    past: Vec<GameState>,
-    /// Undone games, most recently undone last, for `redo`.
-    future: Vec<GameState>,
+    /// Where the game stood before each action still undoable, oldest first: `:undo` rewinds
+    /// the state's journal to it, so that no action copies the game.
+    past: Vec<Mark>,
+    /// Undone actions, most recently undone last, for `:redo`: where the game stood before
+    /// each, and what it did.
+    future: Vec<(Mark, Redo)>,
     has_setup: bool,
     emitted: usize,
 }
@@ -575,14 +577,13 @@ impl Session {
         self.state.borrow()
     }
 
-    /// Marks the game as it is before an action, for `undo`. A new action forgets what had
-    /// been undone. (The undo journal inside the state is only needed within an action, so it
-    /// is cleared here and the copies stay small.)
+    /// Marks the game as it is before an action, for `undo`. Past [`MAX_UNDO`] actions, the
+    /// oldest is forgotten, and so is the journal that could undo it.
     pub fn checkpoint(&mut self) {
-        self.state.borrow_mut().commit();
-        self.past.push(self.state.borrow().clone());
+        self.past.push(self.state.borrow().mark());
         if self.past.len() > MAX_UNDO {
             self.past.remove(0);
+            self.state.borrow_mut().forget_before(&self.past[0]);
         }
     }
 
@@ -603,8 +604,8 @@ impl Session {
         let mut done = 0;
         while done < n {
             let Some(before) = self.past.pop() else { break };
-            let now = std::mem::replace(&mut *self.state.borrow_mut(), before);
-            self.future.push(now);
+            let redo = self.state.borrow_mut().rewind(before.clone());
+            self.future.push((before, redo));
             done += 1;
         }
         self.emitted = self.emitted.min(self.state.borrow().log.len());
@@ -615,11 +616,11 @@ impl Session {
     pub fn redo(&mut self, n: usize) -> usize {
         let mut done = 0;
         while done < n {
-            let Some(after) = self.future.pop() else {
+            let Some((before, redo)) = self.future.pop() else {
                 break;
             };
-            let now = std::mem::replace(&mut *self.state.borrow_mut(), after);
-            self.past.push(now);
+            self.state.borrow_mut().replay(redo);
+            self.past.push(before);
             done += 1;
         }
         self.emitted = self.state.borrow().log.len();
@@ -737,13 +738,13 @@ impl Session {
     /// events already shown and where dice come from. Exact odds play an action this way
     /// over every outcome.
     pub fn hypothetically<R>(&mut self, f: impl FnOnce(&mut Session) -> R) -> R {
-        let state = self.snapshot();
+        let mark = self.mark();
         let past = self.past.len();
         let future = std::mem::take(&mut self.future);
         let emitted = self.emitted;
         let dice = self.manual.borrow_mut().take();
         let result = f(self);
-        self.restore(state);
+        self.rollback(mark);
         self.past.truncate(past);
         self.future = future;
         self.emitted = emitted;
@@ -769,12 +770,12 @@ impl Session {
     }
 
     /// Where the game stands now; [`Session::rollback`] returns to it cheaply.
-    pub fn mark(&self) -> crate::game::state::Mark {
+    pub fn mark(&self) -> Mark {
         self.state.borrow().mark()
     }
 
     /// Undoes everything since `mark`, however many actions ago it was taken.
-    pub fn rollback(&mut self, mark: crate::game::state::Mark) {
+    pub fn rollback(&mut self, mark: Mark) {
         let mut state = self.state.borrow_mut();
         state.rollback(mark);
         self.emitted = self.emitted.min(state.log.len());
