@@ -1,0 +1,183 @@
+//! Dice: rolls of dice expressions from the game's generator, or from the players' real dice
+//! or a program when a [`DiceSource`] is set, and the `Roll` they give.
+//!
+//! Registers:
+//!
+//! - `roll(expr)` and `roll(expr, why)`: a roll of a dice expression, logged;
+//! - `d(sides)`: one die's face;
+//! - the type `Roll`, with the properties `total`, `dice`, `all_dice`, `highest`, `lowest`,
+//!   `successes` and `expr`, and `to_string` and `to_debug`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use rhai::{Array, Dynamic, Engine, INT};
+
+use super::{Res, Shared, host_error, host_error_with_help, volatile};
+use crate::host::dice::Roll;
+
+/// Where manual dice come from: the front end's way to ask the players for a roll they made
+/// with real dice (`:dice manual`). It gets a prompt and gives the line typed, or none at the
+/// end of input.
+pub type ManualDice = Rc<RefCell<Option<DiceSource>>>;
+
+/// Where the faces of dice come from when not from the generator.
+pub enum DiceSource {
+    /// The players type them in.
+    Ask(DiceAsker),
+    /// A program gives them: given the sides of a die, its face (exact odds walk every
+    /// outcome this way).
+    Faces(FaceFeed),
+}
+
+/// Gives the face of a die of the given sides, from 1 to sides.
+pub type FaceFeed = Box<dyn FnMut(u32) -> u32>;
+
+/// Asks the players for a roll: given a prompt, the line typed, or none at the end of input.
+pub type DiceAsker = Box<dyn FnMut(&str) -> Option<String>>;
+
+/// Parsed dice expressions by text: scripts roll the same few expressions over and over, and
+/// parsing costs more than rolling.
+#[derive(Clone, Default)]
+struct DiceCache {
+    parsed: Rc<RefCell<std::collections::HashMap<String, crate::host::dice::DiceExpr>>>,
+    manual: ManualDice,
+    budget: crate::script::engine::Budget,
+}
+
+impl DiceCache {
+    /// Most distinct expressions kept; a script building endless new ones just re-parses.
+    const CAPACITY: usize = 1024;
+
+    fn roll(&self, state: &Shared, text: &str, why: Option<&str>) -> Res<Roll> {
+        let bad = |e: crate::host::dice::DiceError| {
+            host_error_with_help(format!("bad dice expression `{text}`: {e}"), e.help.clone())
+        };
+        let mut cache = self.parsed.borrow_mut();
+        if !cache.contains_key(text) {
+            let expr = crate::host::dice::DiceExpr::parse(text).map_err(bad)?;
+            if cache.len() >= Self::CAPACITY {
+                cache.clear();
+            }
+            cache.insert(text.to_string(), expr);
+        }
+        let expr = &cache[text];
+        let mut manual = self.manual.borrow_mut();
+        let ask = match manual.as_mut() {
+            None => return state.borrow_mut().roll(expr, why).map_err(bad),
+            Some(DiceSource::Faces(feed)) => {
+                return state.borrow_mut().roll_given(expr, why, feed).map_err(bad);
+            }
+            Some(DiceSource::Ask(ask)) => ask,
+        };
+        // Real dice: ask for each die (several may be typed at once), checking each value.
+        let started = std::time::Instant::now();
+        let mut typed: std::collections::VecDeque<u32> = std::collections::VecDeque::new();
+        let mut ended = false;
+        let mut note = String::new();
+        let what = why.map_or_else(|| text.to_string(), |w| format!("{text} for {w}"));
+        let mut face = |sides: u32| -> u32 {
+            loop {
+                if let Some(v) = typed.front().copied() {
+                    if (1..=sides).contains(&v) {
+                        typed.pop_front();
+                        return v;
+                    }
+                    typed.clear();
+                }
+                if ended {
+                    return 1;
+                }
+                let prompt =
+                    format!("{note}roll {what}: a d{sides} (or all the dice, space-separated): ");
+                note.clear();
+                match ask(&prompt) {
+                    None => ended = true,
+                    Some(line) => {
+                        let values: Option<Vec<u32>> =
+                            line.split_whitespace().map(|w| w.parse().ok()).collect();
+                        match values {
+                            Some(v)
+                                if !v.is_empty() && v.iter().all(|x| (1..=sides).contains(x)) =>
+                            {
+                                typed.extend(v)
+                            }
+                            _ => {
+                                note = format!(
+                                    "`{}` is not a roll of d{sides}s (whole numbers from 1 to {sides}); ",
+                                    line.trim()
+                                )
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        let roll = state
+            .borrow_mut()
+            .roll_given(expr, why, &mut face)
+            .map_err(bad);
+        self.budget.extend(started.elapsed());
+        if ended {
+            return Err(host_error("the input ended before the dice were given"));
+        }
+        roll
+    }
+}
+
+/// Registers the dice functions and the `Roll` type.
+pub(super) fn register(
+    engine: &mut Engine,
+    state: &Shared,
+    manual: &ManualDice,
+    budget: &crate::script::engine::Budget,
+) {
+    engine.register_type_with_name::<Roll>("Roll");
+    let cache = DiceCache {
+        manual: manual.clone(),
+        budget: budget.clone(),
+        ..DiceCache::default()
+    };
+    let (st, c) = (state.clone(), cache.clone());
+    volatile!(engine, "roll", move |expr: &str| -> Res<Roll> {
+        c.roll(&st, expr, None)
+    });
+    let (st, c) = (state.clone(), cache.clone());
+    volatile!(engine, "roll", move |expr: &str, why: &str| -> Res<Roll> {
+        c.roll(&st, expr, Some(why))
+    });
+    let st = state.clone();
+    volatile!(engine, "d", move |sides: INT| -> Res<INT> {
+        if !(1..=crate::host::dice::MAX_SIDES as INT).contains(&sides) {
+            return Err(host_error(format!(
+                "a die has 1 to {} sides, not {sides}",
+                crate::host::dice::MAX_SIDES
+            )));
+        }
+        Ok(cache.roll(&st, &format!("1d{sides}"), None)?.total)
+    });
+    engine
+        .register_get("total", |r: &mut Roll| r.total)
+        .register_get("dice", |r: &mut Roll| -> Array {
+            r.kept_values()
+                .into_iter()
+                .map(|v| Dynamic::from_int(INT::from(v)))
+                .collect()
+        })
+        .register_get("all_dice", |r: &mut Roll| -> Array {
+            r.all_values()
+                .into_iter()
+                .map(|v| Dynamic::from_int(INT::from(v)))
+                .collect()
+        })
+        .register_get("highest", |r: &mut Roll| -> INT {
+            r.highest().map_or(0, INT::from)
+        })
+        .register_get("lowest", |r: &mut Roll| -> INT {
+            r.lowest().map_or(0, INT::from)
+        })
+        .register_get("successes", |r: &mut Roll| r.successes())
+        .register_get("expr", |r: &mut Roll| r.expr.clone())
+        .register_fn("to_string", |r: &mut Roll| format!("{}: {r}", r.expr))
+        .register_fn("to_debug", |r: &mut Roll| format!("{}: {r}", r.expr));
+}

@@ -1,0 +1,124 @@
+//! The game: turns, sides, the ruleset's data, lines for the log, and trying a verb.
+//!
+//! Registers:
+//!
+//! - `turn()`, `active_side()`, `first_side()` and `set_turn(turn, side)`;
+//! - `sides()`, `side_name(id)` and `side_edge(id)`;
+//! - `say(text)` and `seed()`;
+//! - `data()`, `data(key)` and `troop(name)`: the ruleset's data and troop chart;
+//! - `attempt(verb, args)`: runs a verb, undoing it when the rules refuse.
+
+use rhai::{Array, Dynamic, Engine, INT, Map, NativeCallContext};
+
+use super::{Res, Shared, host_error, is_refusal, stat_to_dynamic, strings, volatile};
+use crate::game::ruleset::Ruleset;
+
+/// Registers the game functions, the sides and `attempt`.
+pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
+    register_attempt(engine, state);
+    register_sides(engine, state);
+
+    let st = state.clone();
+    volatile!(engine, "turn", move || -> INT { st.borrow().turn });
+    let st = state.clone();
+    volatile!(engine, "active_side", move || -> String {
+        st.borrow().active_side.clone()
+    });
+    let st = state.clone();
+    volatile!(engine, "first_side", move || -> String {
+        let s = st.borrow();
+        s.first_side
+            .clone()
+            .unwrap_or_else(|| s.active_side.clone())
+    });
+    let st = state.clone();
+    volatile!(engine, "set_turn", move |turn: INT,
+                                        side: &str|
+          -> Res<()> {
+        st.borrow_mut().set_turn(turn, side).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "say", move |text: &str| {
+        st.borrow_mut().say(text)
+    });
+    let st = state.clone();
+    volatile!(engine, "seed", move || -> INT {
+        st.borrow().rng.seed() as INT
+    });
+
+    let data = rhai::serde::to_dynamic(&ruleset.file.data).unwrap_or(Dynamic::UNIT);
+    let whole = data.clone();
+    volatile!(engine, "data", move || -> Dynamic { whole.clone() });
+    volatile!(engine, "data", move |key: &str| -> Res<Dynamic> {
+        data.read_lock::<Map>()
+            .and_then(|m| m.get(key).cloned())
+            .ok_or_else(|| host_error(format!("the ruleset's data has no `{key}`")))
+    });
+    let troops: std::collections::BTreeMap<String, Dynamic> = ruleset
+        .file
+        .troops
+        .iter()
+        .map(|(k, t)| {
+            let mut m: Map = t
+                .stats
+                .iter()
+                .map(|(k, v)| (k.into(), stat_to_dynamic(v)))
+                .collect();
+            m.insert("name".into(), t.name.clone().into());
+            (k.clone(), m.into())
+        })
+        .collect();
+    volatile!(engine, "troop", move |name: &str| -> Res<Dynamic> {
+        troops.get(name).cloned().ok_or_else(|| {
+            host_error(format!(
+                "unknown troop type `{name}`{}",
+                crate::host::suggest::suggestion_suffix(name, troops.keys().map(String::as_str))
+            ))
+        })
+    });
+}
+
+fn register_attempt(engine: &mut Engine, state: &Shared) {
+    // `attempt(verb, args)`: for policies. Runs a verb; if the rules refuse, undoes whatever
+    // it had changed and answers false. Bugs and sandbox limits still stop everything.
+    let st = state.clone();
+    volatile!(engine, "attempt", move |ctx: NativeCallContext,
+                                       verb: &str,
+                                       args: Array|
+          -> Res<bool> {
+        let mark = st.borrow().mark();
+        match ctx.call_fn::<Dynamic>(verb, args) {
+            Ok(_) => Ok(true),
+            Err(e) if is_refusal(&e) => {
+                st.borrow_mut().rollback(mark);
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    });
+}
+
+fn register_sides(engine: &mut Engine, state: &Shared) {
+    let st = state.clone();
+    volatile!(engine, "sides", move || -> Array {
+        strings(st.borrow().sides.iter().map(|s| &s.id))
+    });
+    let st = state.clone();
+    volatile!(engine, "side_name", move |id: &str| -> Res<String> {
+        let s = st.borrow();
+        s.sides
+            .iter()
+            .find(|side| side.id == id)
+            .map(|side| side.name.clone())
+            .ok_or_else(|| host_error(format!("unknown side `{id}`")))
+    });
+    let st = state.clone();
+    volatile!(engine, "side_edge", move |id: &str| -> Res<String> {
+        let s = st.borrow();
+        s.sides
+            .iter()
+            .find(|side| side.id == id)
+            .map(|side| format!("{:?}", side.edge).to_lowercase())
+            .ok_or_else(|| host_error(format!("unknown side `{id}`")))
+    });
+}

@@ -1,0 +1,246 @@
+//! Measurement: points on the table, distances, bearings and arcs, line of sight and
+//! terrain, in inches. Functions that take a place accept a `Point`, a `Unit` or `[x, y]`.
+//!
+//! Registers:
+//!
+//! - `ft(feet)`: a length in feet, in inches;
+//! - `point(x, y)` and the type `Point`, with the properties `x` and `y` (settable), the
+//!   operators `+`, `-`, `==` and `!=`, `to_string` and `to_debug`, and `scatter(p, bearing,
+//!   distance)`;
+//! - `distance(a, b)`, `edge_distance(a, b)`, `in_contact(a, b)`, `bearing(a, b)`,
+//!   `angle_off(u, target)`, `in_arc(u, target, half_angle)`,
+//!   `in_cone(apex, direction, range, half_angle, target)` and
+//!   `units_in_cone(apex, direction, range, half_angle)`;
+//! - `line_of_sight(a, b)`, `line_of_sight(a, b, units_block)` and
+//!   `sight_blocker(a, b, units_block)`;
+//! - `terrain_at(p)` and `path_crosses(a, b)`;
+//! - `on_table(p)`, `table_width()` and `table_depth()`.
+
+use std::rc::Rc;
+
+use rhai::{Array, Dynamic, Engine, FLOAT, Map};
+
+use super::{Res, Shared, UnitRef, host_error, number, place, unit_array, volatile};
+use crate::game::state::GameState;
+use crate::host::geometry::{self, Point};
+
+/// Registers the `Point` type and the measurement functions.
+pub(super) fn register(engine: &mut Engine, state: &Shared) {
+    register_points(engine);
+    register_measurement(engine, state);
+}
+
+fn register_points(engine: &mut Engine) {
+    engine.register_type_with_name::<Point>("Point");
+    engine
+        .register_fn("ft", |feet: Dynamic| -> Res<FLOAT> {
+            Ok(geometry::ft(number(&feet, "a length in feet")?))
+        })
+        .register_fn("point", |x: Dynamic, y: Dynamic| -> Res<Point> {
+            Ok(Point::new(number(&x, "x")?, number(&y, "y")?))
+        })
+        .register_get("x", |p: &mut Point| p.x)
+        .register_get("y", |p: &mut Point| p.y)
+        .register_set("x", |p: &mut Point, v: Dynamic| -> Res<()> {
+            p.x = number(&v, "x")?;
+            Ok(())
+        })
+        .register_set("y", |p: &mut Point, v: Dynamic| -> Res<()> {
+            p.y = number(&v, "y")?;
+            Ok(())
+        })
+        .register_fn("+", |a: Point, b: Point| Point::new(a.x + b.x, a.y + b.y))
+        .register_fn("-", |a: Point, b: Point| Point::new(a.x - b.x, a.y - b.y))
+        .register_fn("==", |a: Point, b: Point| a == b)
+        .register_fn("!=", |a: Point, b: Point| a != b)
+        .register_fn("to_string", |p: &mut Point| p.to_string())
+        .register_fn("to_debug", |p: &mut Point| p.to_string())
+        .register_fn(
+            "scatter",
+            |p: Point, bearing: Dynamic, distance: Dynamic| -> Res<Point> {
+                Ok(geometry::scatter(
+                    p,
+                    number(&bearing, "a bearing")?,
+                    number(&distance, "a distance")?,
+                ))
+            },
+        );
+}
+
+fn feature_map(state: &GameState, idx: usize) -> Dynamic {
+    let f = &state.battlefield.terrain.features[idx];
+    let mut m = Map::new();
+    m.insert("name".into(), f.name.clone().into());
+    m.insert("kind".into(), f.kind.name().into());
+    m.insert(
+        "slope".into(),
+        match &f.kind {
+            crate::host::terrain::TerrainKind::Hill(s) => format!("{s:?}").to_lowercase().into(),
+            _ => Dynamic::UNIT,
+        },
+    );
+    m.insert("blocks_sight".into(), f.blocks_sight.into());
+    m.into()
+}
+
+fn register_measurement(engine: &mut Engine, state: &Shared) {
+    let st = state.clone();
+    volatile!(engine, "distance", move |a: Dynamic,
+                                        b: Dynamic|
+          -> Res<FLOAT> {
+        let s = st.borrow();
+        Ok(place(&s, &a)?.distance(place(&s, &b)?))
+    });
+    let st = state.clone();
+    volatile!(engine, "edge_distance", move |a: UnitRef,
+                                             b: UnitRef|
+          -> FLOAT {
+        st.borrow().battlefield.edge_distance(a.0, b.0)
+    });
+    let st = state.clone();
+    volatile!(engine, "in_contact", move |a: UnitRef,
+                                          b: UnitRef|
+          -> bool {
+        st.borrow().battlefield.in_contact(a.0, b.0)
+    });
+    let st = state.clone();
+    volatile!(engine, "bearing", move |a: Dynamic,
+                                       b: Dynamic|
+          -> Res<FLOAT> {
+        let s = st.borrow();
+        Ok(place(&s, &a)?.bearing_to(place(&s, &b)?))
+    });
+    let st = state.clone();
+    volatile!(engine, "angle_off", move |u: UnitRef,
+                                         target: Dynamic|
+          -> Res<FLOAT> {
+        let s = st.borrow();
+        let unit = s.unit(u.0).map_err(host_error)?;
+        Ok(geometry::angle_off(
+            unit.facing,
+            unit.pos.bearing_to(place(&s, &target)?),
+        ))
+    });
+    let st = state.clone();
+    volatile!(engine, "in_arc", move |u: UnitRef,
+                                      target: Dynamic,
+                                      half_angle: Dynamic|
+          -> Res<bool> {
+        let s = st.borrow();
+        let unit = s.unit(u.0).map_err(host_error)?;
+        Ok(geometry::in_arc(
+            unit.facing,
+            unit.pos,
+            place(&s, &target)?,
+            number(&half_angle, "a half-angle")?,
+        ))
+    });
+    let st = state.clone();
+    volatile!(engine, "in_cone", move |apex: Dynamic,
+                                       direction: Dynamic,
+                                       range: Dynamic,
+                                       half_angle: Dynamic,
+                                       target: Dynamic|
+          -> Res<bool> {
+        let s = st.borrow();
+        Ok(geometry::in_cone(
+            place(&s, &apex)?,
+            number(&direction, "a direction")?,
+            number(&range, "a range")?,
+            number(&half_angle, "a half-angle")?,
+            place(&s, &target)?,
+        ))
+    });
+    let st = state.clone();
+    volatile!(engine, "units_in_cone", move |apex: Dynamic,
+                                             direction: Dynamic,
+                                             range: Dynamic,
+                                             half_angle: Dynamic|
+          -> Res<Array> {
+        let s = st.borrow();
+        Ok(unit_array(s.battlefield.in_cone(
+            place(&s, &apex)?,
+            number(&direction, "a direction")?,
+            number(&range, "a range")?,
+            number(&half_angle, "a half-angle")?,
+        )))
+    });
+    let st = state.clone();
+    let sight =
+        move |a: Dynamic, b: Dynamic, units_block: bool| -> Res<crate::host::battlefield::Sight> {
+            let s = st.borrow();
+            let ignore: Vec<usize> = [&a, &b]
+                .iter()
+                .filter_map(|v| v.read_lock::<UnitRef>().map(|u| u.0))
+                .collect();
+            Ok(s.battlefield
+                .sight(place(&s, &a)?, place(&s, &b)?, units_block, &ignore))
+        };
+    let sight = Rc::new(sight);
+    let f = sight.clone();
+    volatile!(engine, "line_of_sight", move |a: Dynamic,
+                                             b: Dynamic|
+          -> Res<bool> {
+        Ok(f(a, b, false)? == crate::host::battlefield::Sight::Clear)
+    });
+    let f = sight.clone();
+    volatile!(engine, "line_of_sight", move |a: Dynamic,
+                                             b: Dynamic,
+                                             units_block: bool|
+          -> Res<bool> {
+        Ok(f(a, b, units_block)? == crate::host::battlefield::Sight::Clear)
+    });
+    let st = state.clone();
+    let f = sight;
+    volatile!(engine, "sight_blocker", move |a: Dynamic,
+                                             b: Dynamic,
+                                             units_block: bool|
+          -> Res<Dynamic> {
+        Ok(match f(a, b, units_block)? {
+            crate::host::battlefield::Sight::Clear => Dynamic::UNIT,
+            crate::host::battlefield::Sight::Terrain(i) => st.borrow().battlefield.terrain.features
+                [i]
+                .name
+                .clone()
+                .into(),
+            crate::host::battlefield::Sight::Unit(i) => Dynamic::from(UnitRef(i)),
+        })
+    });
+    let st = state.clone();
+    volatile!(engine, "terrain_at", move |p: Dynamic| -> Res<Array> {
+        let s = st.borrow();
+        let p = place(&s, &p)?;
+        Ok(s.battlefield
+            .terrain
+            .at(p)
+            .into_iter()
+            .map(|i| feature_map(&s, i))
+            .collect())
+    });
+    let st = state.clone();
+    volatile!(engine, "path_crosses", move |a: Dynamic,
+                                            b: Dynamic|
+          -> Res<Array> {
+        let s = st.borrow();
+        let (a, b) = (place(&s, &a)?, place(&s, &b)?);
+        Ok(s.battlefield
+            .terrain
+            .crossed_by(a, b)
+            .into_iter()
+            .map(|i| feature_map(&s, i))
+            .collect())
+    });
+    let st = state.clone();
+    volatile!(engine, "on_table", move |p: Dynamic| -> Res<bool> {
+        let s = st.borrow();
+        Ok(s.battlefield.on_table(place(&s, &p)?))
+    });
+    let st = state.clone();
+    volatile!(engine, "table_width", move || -> FLOAT {
+        st.borrow().battlefield.width
+    });
+    let st = state.clone();
+    volatile!(engine, "table_depth", move || -> FLOAT {
+        st.borrow().battlefield.depth
+    });
+}
