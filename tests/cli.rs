@@ -152,7 +152,7 @@ fn check_of_the_project_reports_no_problem() {
     out.stdout_has(&[
         "romans_vs_vikings.yaml (scenario, 20 units)",
         "rules.rhai (script,",
-        "ruleset.yaml (ruleset, 18 troop types)",
+        "ruleset.yaml (ruleset, 18 troop types, 5 scripts, 14 abilities)",
     ]);
 }
 
@@ -429,32 +429,27 @@ fn rhai_values_of_host_types_print_readably() {
     ]);
 }
 
-/// A copy of the project's Playmobil ruleset in a temporary project.
+/// A copy of the project's Playmobil ruleset package (its abilities included) in a temporary
+/// project.
 fn ruleset_copy() -> Workspace {
     let ws = Workspace::new();
-    let ruleset =
-        std::fs::read_dir(project_file("scripts/rulesets/playmobil")).expect("the ruleset");
-    for entry in ruleset {
-        let path = entry.expect("a ruleset file").path();
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .expect("a name")
-            .to_string();
-        let text = std::fs::read_to_string(&path).expect("a ruleset file");
-        ws.write(&format!("scripts/rulesets/playmobil/{name}"), &text);
-    }
-    // The troop chart gives troop types abilities (Charge, spearmen), so they come along.
-    let abilities = std::fs::read_dir(project_file("scripts/abilities")).expect("the abilities");
-    for entry in abilities {
-        let path = entry.expect("an ability").path();
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .expect("a name")
-            .to_string();
-        let text = std::fs::read_to_string(&path).expect("an ability script");
-        ws.write(&format!("scripts/abilities/{name}"), &text);
+    for folder in [
+        "scripts/rulesets/playmobil",
+        "scripts/rulesets/playmobil/abilities",
+    ] {
+        for entry in std::fs::read_dir(project_file(folder)).expect("the ruleset") {
+            let path = entry.expect("a ruleset file").path();
+            if path.is_dir() {
+                continue;
+            }
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .expect("a name")
+                .to_string();
+            let text = std::fs::read_to_string(&path).expect("a ruleset file");
+            ws.write(&format!("{folder}/{name}"), &text);
+        }
     }
     ws
 }
@@ -477,8 +472,36 @@ fn check_of_a_ruleset_file_passes() {
     out.expect_code(0);
     assert_eq!(
         out.stdout,
-        "ok   scripts/rulesets/playmobil/ruleset.yaml (ruleset, 18 troop types)\n1 file checked, 0 problems\n"
+        "ok   scripts/rulesets/playmobil/ruleset.yaml (ruleset, 18 troop types, 5 scripts, 14 abilities)\n1 file checked, 0 problems\n"
     );
+}
+
+// Guards that `check` of a ruleset validates its package as a whole: an ability no unit of
+// any scenario has, with a broken `meta()`, still fails the check of the ruleset.
+#[test]
+fn check_of_a_ruleset_checks_every_ability_of_its_package() {
+    let ws = ruleset_copy();
+    ws.write(
+        "scripts/rulesets/playmobil/abilities/unused.rhai",
+        "fn meta() {\n    #{ name: \"Unused\", activation: \"sometimes\" }\n}\n",
+    );
+    let root = ws.path().to_str().expect("a UTF-8 path");
+    let out = common::run_binary(
+        ws.path(),
+        &[
+            "--project",
+            root,
+            "check",
+            "scripts/rulesets/playmobil/ruleset.yaml",
+        ],
+        None,
+    );
+    out.expect_code(1);
+    out.stdout_has(&["FAIL scripts/rulesets/playmobil/ruleset.yaml\n"]);
+    out.stderr_has(&[
+        "ability `unused`: bad `meta()`",
+        "unknown variant `sometimes`",
+    ]);
 }
 
 // Guards `check ruleset.yaml` run inside the ruleset's own folder.
@@ -494,7 +517,7 @@ fn check_of_a_ruleset_from_its_own_folder_passes() {
     out.expect_code(0);
     assert_eq!(
         out.stdout,
-        "ok   ruleset.yaml (ruleset, 18 troop types)\n1 file checked, 0 problems\n"
+        "ok   ruleset.yaml (ruleset, 18 troop types, 5 scripts, 14 abilities)\n1 file checked, 0 problems\n"
     );
 }
 

@@ -47,6 +47,50 @@ pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
     Ok(u8::from(problems > 0))
 }
 
+/// Checks a ruleset's package as a whole: every rule script compiles, and every ability (its
+/// own and the shared ones it borrows) compiles and declares itself well. Gives how many
+/// abilities it has.
+fn check_package(project: &Project, ruleset: &Ruleset) -> Result<usize, Error> {
+    let engine = engine::sandboxed(
+        &Limits::default(),
+        &Budget::default(),
+        Vec::new(),
+        Default::default(),
+    );
+    let mut sources = Sources::default();
+    let mut problems = Vec::new();
+    for path in ruleset.script_paths() {
+        let compiled = read_file(&path).and_then(|text| {
+            let name = path.display().to_string();
+            sources.insert(&name, &text);
+            engine
+                .compile(&text)
+                .map(|_| ())
+                .map_err(|e| sources.parse_error(&name, &e))
+        });
+        if let Err(e) = compiled {
+            problems.push(e);
+        }
+    }
+    let names: std::collections::BTreeSet<String> = ruleset.abilities.keys().cloned().collect();
+    for name in &names {
+        let one = std::collections::BTreeSet::from([name.clone()]);
+        if let Err(e) =
+            crate::script::hooks::Abilities::load(&engine, project, ruleset, &one, &mut sources)
+        {
+            problems.push(e);
+        }
+    }
+    match problems.len() {
+        0 => Ok(names.len()),
+        1 => Err(problems.remove(0)),
+        n => Err(Error::Several {
+            message: format!("{n} problems in the ruleset `{}`", ruleset.id),
+            problems,
+        }),
+    }
+}
+
 fn check_file(project: &Project, file: &Path) -> Result<String, Error> {
     let ext = file
         .extension()
@@ -85,9 +129,11 @@ fn check_file(project: &Project, file: &Path) -> Result<String, Error> {
         )
         .unwrap_or_else(|_| project.clone());
         let ruleset = Ruleset::load(&project, id)?;
+        let abilities = check_package(&project, &ruleset)?;
         return Ok(format!(
-            "ruleset, {} troop types",
-            ruleset.file.troops.len()
+            "ruleset, {} troop types, {} scripts, {abilities} abilities",
+            ruleset.file.troops.len(),
+            ruleset.file.scripts.len()
         ));
     }
     let scenario = Scenario::load(project, file)?;

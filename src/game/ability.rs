@@ -1,6 +1,7 @@
 //! Special abilities: what an ability declares about itself and how its uses are counted.
 //!
-//! An ability's behaviour is a script (`scripts/abilities/<name>.rhai`, see `docs/abilities.md`);
+//! An ability's behaviour is a script in its ruleset's package
+//! (`scripts/rulesets/<ruleset>/abilities/<name>.rhai`, see `docs/abilities.md`);
 //! this module holds the plain data the host keeps so that no script can cheat: the metadata
 //! an ability declares ([`AbilityMeta`]) and, per unit, how often it has been used and for how
 //! long it is active ([`AbilityUse`]). Turns are the game's turn numbers.
@@ -21,7 +22,6 @@ pub enum Activation {
 
 /// What an ability script declares in its `meta()` function.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct AbilityMeta {
     /// Display name: `Roman Testudo`.
     pub name: String,
@@ -44,14 +44,24 @@ pub struct AbilityMeta {
     /// in `explain`).
     #[serde(default)]
     pub overrides: Vec<String>,
-    /// Whether a whole formation takes it up at once (Testudo, Shield Wall): the rules use it
-    /// for every figure of the user's formation that has it.
-    #[serde(default)]
-    pub formation: bool,
-    /// Whether it makes a unit one of the army's special units (the advanced abilities; not
-    /// the troop types' own, such as Charge).
-    #[serde(default)]
-    pub special: bool,
+    /// Anything else the ability declares for its ruleset's scripts, which read it with
+    /// `ability_meta(name)` (Playmobil's `special` and `formation`, say): the host gives it no
+    /// meaning.
+    #[serde(flatten)]
+    pub extra: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+impl AbilityMeta {
+    /// The fields the host reads; a ruleset names any others its abilities use.
+    pub const FIELDS: &[&str] = &[
+        "name",
+        "activation",
+        "uses",
+        "rest",
+        "lasts",
+        "troops",
+        "overrides",
+    ];
 }
 
 /// How one unit has used one ability so far.
@@ -181,8 +191,7 @@ mod tests {
             lasts,
             troops: Some(vec!["heavy_cavalry".into()]),
             overrides: vec![],
-            formation: false,
-            special: false,
+            extra: Default::default(),
         }
     }
 

@@ -1,7 +1,8 @@
 //! Where sandtable finds its rulesets, abilities and scenarios.
 //!
-//! A project is a folder holding `scripts/` (with `rulesets/<name>/`, `abilities/` and
-//! `cards/`) and `scenarios/`. The command line finds it from `--project`, then the
+//! A project is a folder holding `scripts/` (with a package per ruleset in
+//! `rulesets/<name>/`, and `shared/abilities/` for abilities a ruleset borrows by name) and
+//! `scenarios/`. The command line finds it from `--project`, then the
 //! `SANDTABLE_HOME` environment variable, then the current folder and its parents, then the
 //! folder the binary was built from, so `cargo run` works from anywhere in a clone.
 
@@ -64,9 +65,10 @@ impl Project {
         self.scripts_dir().join("rulesets").join(name)
     }
 
-    /// `scripts/abilities/`.
-    pub fn abilities_dir(&self) -> PathBuf {
-        self.scripts_dir().join("abilities")
+    /// `scripts/shared/abilities/`: abilities that several rulesets may borrow, each by
+    /// naming it in its `shared_abilities`.
+    pub fn shared_abilities_dir(&self) -> PathBuf {
+        self.scripts_dir().join("shared").join("abilities")
     }
 
     /// The default scenario's path.
@@ -80,22 +82,21 @@ impl Project {
             p.join("ruleset.yaml").is_file()
         })
     }
+}
 
-    /// The names of the abilities (`scripts/abilities/<name>.rhai`).
-    pub fn abilities(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(self.abilities_dir())
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|e| {
-                let path = e.path();
-                (path.extension()? == "rhai")
-                    .then(|| path.file_stem()?.to_str().map(str::to_owned))?
-            })
-            .collect();
-        names.sort();
-        names
-    }
+/// The names of the `.rhai` scripts directly in a folder, without `.rhai`, sorted.
+pub fn script_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let path = e.path();
+            (path.extension()? == "rhai").then(|| path.file_stem()?.to_str().map(str::to_owned))?
+        })
+        .collect();
+    names.sort();
+    names
 }
 
 /// The scripts and data files (`.rhai`, `.yaml`, `.yml`) at or under a path, in sorted

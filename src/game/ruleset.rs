@@ -51,6 +51,15 @@ pub struct RulesetFile {
     pub data: BTreeMap<String, serde_json::Value>,
     /// The troop chart.
     pub troops: BTreeMap<String, TroopType>,
+    /// Abilities borrowed from `scripts/shared/abilities/`, by name; the ruleset's own are
+    /// the scripts in its `abilities/` folder.
+    #[serde(default)]
+    pub shared_abilities: Vec<String>,
+    /// The fields its abilities may declare in `meta()` beyond the host's own (`name`,
+    /// `activation`, `uses`, ...), which its scripts read with `ability_meta(name)`; any
+    /// other field is an error, so that a misspelt one does not pass unnoticed.
+    #[serde(default)]
+    pub ability_fields: Vec<String>,
 }
 
 /// A loaded ruleset: its id, folder and data.
@@ -62,6 +71,9 @@ pub struct Ruleset {
     pub dir: PathBuf,
     /// Its data.
     pub file: RulesetFile,
+    /// Its abilities by name, and the script of each: its own `abilities/` folder, then the
+    /// shared ones it names.
+    pub abilities: BTreeMap<String, PathBuf>,
 }
 
 impl Ruleset {
@@ -78,7 +90,26 @@ impl Ruleset {
                 })?;
             }
         }
-        let known = project.abilities();
+        let mut abilities = BTreeMap::new();
+        let own = dir.join("abilities");
+        for name in crate::game::project::script_names(&own) {
+            abilities.insert(name.clone(), own.join(format!("{name}.rhai")));
+        }
+        let shared = project.shared_abilities_dir();
+        for name in &file.shared_abilities {
+            let script = shared.join(format!("{name}.rhai"));
+            if !script.is_file() {
+                return Err(Error::other(
+                    format!("{}: shared ability `{name}` does not exist", path.display()),
+                    Some(format!(
+                        "the shared abilities are the scripts in {}",
+                        shared.display()
+                    )),
+                ));
+            }
+            abilities.entry(name.clone()).or_insert(script);
+        }
+        let known: Vec<String> = abilities.keys().cloned().collect();
         for (troop, spec) in &file.troops {
             for a in &spec.abilities {
                 if !known.contains(a) {
@@ -108,12 +139,18 @@ impl Ruleset {
             id: id.to_string(),
             dir,
             file,
+            abilities,
         })
     }
 
     /// The paths of the rule scripts, in load order.
     pub fn script_paths(&self) -> Vec<PathBuf> {
         self.file.scripts.iter().map(|s| self.dir.join(s)).collect()
+    }
+
+    /// The names of the abilities units of this ruleset may have.
+    pub fn ability_names(&self) -> Vec<String> {
+        self.abilities.keys().cloned().collect()
     }
 
     /// A troop type by name.

@@ -161,10 +161,6 @@ fn yes() -> bool {
     true
 }
 
-fn two() -> u32 {
-    2
-}
-
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScenarioFile {
@@ -180,8 +176,8 @@ struct ScenarioFile {
     grid: Option<GridSpec>,
     #[serde(default)]
     first: Option<Spanned<String>>,
-    #[serde(default = "two")]
-    special_units: u32,
+    #[serde(default)]
+    data: Option<Spanned<BTreeMap<String, serde_json::Value>>>,
     #[serde(default)]
     terrain: Vec<TerrainSpec>,
     sides: Spanned<Vec<SideSpec>>,
@@ -238,9 +234,6 @@ pub struct Scenario {
     pub decks: BTreeMap<String, DeckPlan>,
     /// House-rule scripts, loaded after the ruleset, in order.
     pub house_rules: Vec<PathBuf>,
-    /// The most special units (units with a special ability, a formation counting once) each
-    /// side may field: 2 unless the scenario says otherwise.
-    pub special_units: u32,
 }
 
 impl Scenario {
@@ -312,13 +305,16 @@ impl Builder<'_> {
     /// Checks everything it can, collecting every problem rather than stopping at the first
     /// (only an unknown ruleset stops it: without the troop chart, units cannot be checked).
     fn build(&self, file: ScenarioFile) -> Result<Scenario, Error> {
-        let ruleset = self.ruleset(&file.ruleset)?;
+        let mut ruleset = self.ruleset(&file.ruleset)?;
         let mut problems = Vec::new();
         let mut keep = |r: Result<(), Error>| {
             if let Err(e) = r {
                 problems.push(e);
             }
         };
+        if let Some(data) = &file.data {
+            keep(self.override_data(data, &mut ruleset.file.data));
+        }
         let mut battlefield = self.table(&file).unwrap_or_else(|e| {
             keep(Err(e));
             Battlefield::new(72.0, 48.0)
@@ -330,7 +326,7 @@ impl Builder<'_> {
             );
         }
 
-        let abilities = self.project.abilities();
+        let abilities = ruleset.ability_names();
         let no_abilities = BTreeMap::new();
         let troop_abilities = file.abilities.as_ref().map_or(&no_abilities, |a| &a.value);
         for (troop, names) in troop_abilities {
@@ -467,8 +463,60 @@ impl Builder<'_> {
             battlefield,
             decks,
             house_rules,
-            special_units: file.special_units,
         })
+    }
+
+    /// Puts the scenario's `data:` over the ruleset's for this game: a map is merged key by
+    /// key, anything else replaced. Every key must be one the ruleset has (a misspelt key
+    /// would otherwise change nothing, silently).
+    fn override_data(
+        &self,
+        data: &Spanned<BTreeMap<String, serde_json::Value>>,
+        into: &mut BTreeMap<String, serde_json::Value>,
+    ) -> Result<(), Error> {
+        fn merge(
+            path: &str,
+            from: &serde_json::Value,
+            into: &mut serde_json::Value,
+        ) -> Result<(), (String, Vec<String>)> {
+            match (from, into) {
+                (serde_json::Value::Object(from), serde_json::Value::Object(into)) => {
+                    for (k, v) in from {
+                        let here = format!("{path}.{k}");
+                        match into.get_mut(k) {
+                            Some(slot) => merge(&here, v, slot)?,
+                            None => return Err((here, into.keys().cloned().collect())),
+                        }
+                    }
+                    Ok(())
+                }
+                (from, into) => {
+                    *into = from.clone();
+                    Ok(())
+                }
+            }
+        }
+        for (key, value) in &data.value {
+            let result = match into.get_mut(key) {
+                Some(slot) => merge(key, value, slot),
+                None => Err((key.clone(), into.keys().cloned().collect())),
+            };
+            if let Err((path, known)) = result {
+                let last = path.rsplit('.').next().unwrap_or(&path).to_string();
+                let help = match did_you_mean(&last, known.iter().map(String::as_str)) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("the ruleset's keys here are: {}", known.join(", ")),
+                };
+                return Err(self.error_at_text(
+                    data,
+                    &last,
+                    format!("`data` sets `{path}`, which the ruleset does not have"),
+                    "not in the ruleset's data",
+                    Some(help),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn ruleset(&self, name: &Spanned<String>) -> Result<Ruleset, Error> {
@@ -595,9 +643,9 @@ impl Builder<'_> {
         }
         let help = match did_you_mean(&name.value, known.iter().map(String::as_str)) {
             Some(s) => Some(format!("did you mean `{s}`?")),
-            None if known.is_empty() => {
-                Some("no ability scripts exist yet in scripts/abilities/".into())
-            }
+            None if known.is_empty() => Some(
+                "the ruleset has no abilities: its package's `abilities/` folder is empty".into(),
+            ),
             None => Some(format!("the abilities are: {}", known.join(", "))),
         };
         Err(self.error(

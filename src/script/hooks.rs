@@ -1,6 +1,8 @@
 //! Ability scripts and the hook dispatcher.
 //!
-//! Each ability is one script, `scripts/abilities/<name>.rhai`, compiled on its own (so two
+//! Each ability is one script of its ruleset's package,
+//! `scripts/rulesets/<ruleset>/abilities/<name>.rhai` (or a shared one the ruleset borrows from
+//! `scripts/shared/abilities/`), compiled on its own (so two
 //! abilities may both define `defend_dice`). It declares itself in `meta()` and implements
 //! only the hooks it needs. Rules never call abilities directly: they ask the dispatcher,
 //! through the script functions registered in `api.rs`:
@@ -24,6 +26,7 @@ use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, Position, Sc
 use crate::error::{Error, read_file};
 use crate::game::ability::AbilityMeta;
 use crate::game::project::Project;
+use crate::game::ruleset::Ruleset;
 use crate::script::api::{HostError, Shared, UnitRef};
 use crate::script::error::Sources;
 
@@ -51,20 +54,29 @@ pub struct Abilities {
 }
 
 impl Abilities {
-    /// Loads the named abilities from `scripts/abilities/`.
+    /// Loads the named abilities of a ruleset (from its package, or shared ones it borrows).
     pub fn load(
         engine: &Engine,
         project: &Project,
+        ruleset: &Ruleset,
         names: &BTreeSet<String>,
         sources: &mut Sources,
     ) -> Result<Abilities, Error> {
         let mut list = BTreeMap::new();
         for id in names {
-            let path = project.abilities_dir().join(format!("{id}.rhai"));
-            let text = read_file(&path)?;
+            let path = ruleset.abilities.get(id).ok_or_else(|| {
+                Error::other(
+                    format!("the ruleset `{}` has no ability `{id}`", ruleset.id),
+                    Some(format!(
+                        "its abilities are: {}",
+                        ruleset.ability_names().join(", ")
+                    )),
+                )
+            })?;
+            let text = read_file(path)?;
             let source = path
                 .strip_prefix(project.root())
-                .unwrap_or(&path)
+                .unwrap_or(path)
                 .display()
                 .to_string();
             sources.insert(&source, &text);
@@ -86,12 +98,40 @@ impl Abilities {
                         Some(format!("{source} must define `fn meta()` returning a map (see docs/abilities.md)")),
                     )
                 })?;
+            if !meta.is_map() {
+                return Err(Error::other(
+                    format!(
+                        "ability `{id}`: bad `meta()`: it gave {}, expecting Map",
+                        meta.type_name()
+                    ),
+                    Some("it needs `name` and `activation` (always, chosen or triggered); see docs/abilities.md".into()),
+                ));
+            }
             let meta: AbilityMeta = rhai::serde::from_dynamic(&meta).map_err(|e| {
                 Error::other(
                     format!("ability `{id}`: bad `meta()`: {e}"),
                     Some("it needs `name` and `activation` (always, chosen or triggered); see docs/abilities.md".into()),
                 )
             })?;
+            if let Some(field) = meta
+                .extra
+                .keys()
+                .find(|k| !ruleset.file.ability_fields.contains(k))
+            {
+                let mut fields: Vec<&str> = AbilityMeta::FIELDS.to_vec();
+                fields.extend(ruleset.file.ability_fields.iter().map(String::as_str));
+                return Err(Error::other(
+                    format!("ability `{id}`: bad `meta()`: unknown field `{field}`"),
+                    Some(format!(
+                        "it needs `name` and `activation` (always, chosen or triggered); \
+                         the fields are: {}{}",
+                        fields.join(", "),
+                        crate::host::suggest::did_you_mean(field, fields.iter().copied())
+                            .map(|s| format!(" (did you mean `{s}`?)"))
+                            .unwrap_or_default()
+                    )),
+                ));
+            }
             let hooks = ast
                 .iter_functions()
                 .filter(|f| f.name != "meta" && f.access != rhai::FnAccess::Private)

@@ -256,7 +256,13 @@ impl Session {
             .flat_map(|u| u.abilities.iter().cloned())
             .collect();
         self.budget.start(self.limits.time_budget);
-        let loaded = Abilities::load(&self.engine, project, &names, &mut self.sources);
+        let loaded = Abilities::load(
+            &self.engine,
+            project,
+            &self.scenario.ruleset,
+            &names,
+            &mut self.sources,
+        );
         self.budget.stop();
         let loaded = loaded?;
         for unit in self.scenario.battlefield.units() {
@@ -277,36 +283,6 @@ impl Session {
                         )),
                     ));
                 }
-            }
-        }
-        // "There should only be up to 2 special units in each player's army": a formation
-        // with a special ability counts once, a figure on its own once.
-        for side in &self.scenario.sides {
-            let special: std::collections::BTreeSet<String> = self
-                .scenario
-                .battlefield
-                .units()
-                .iter()
-                .filter(|u| u.side == side.id)
-                .filter(|u| u.abilities.iter().any(|a| loaded.list[a].meta.special))
-                .map(|u| {
-                    u.groups
-                        .get("formation")
-                        .cloned()
-                        .unwrap_or_else(|| u.id.clone())
-                })
-                .collect();
-            if special.len() > self.scenario.special_units as usize {
-                return Err(Error::other(
-                    format!(
-                        "{} fields {} special units ({}); the limit is {}",
-                        side.name,
-                        special.len(),
-                        special.iter().cloned().collect::<Vec<_>>().join(", "),
-                        self.scenario.special_units
-                    ),
-                    Some("give fewer units special abilities, or raise `special_units:` in the scenario if the players agree".into()),
-                ));
             }
         }
         *self.abilities.borrow_mut() = loaded;
@@ -550,13 +526,18 @@ impl Session {
         &self.verbs
     }
 
-    /// The files the game comes from: the ruleset's folder, the abilities, the house rules
-    /// and the scenario (what a watcher watches for hot reload).
+    /// The files the game comes from: the ruleset's package, the shared abilities it
+    /// borrows, the house rules and the scenario (what a watcher watches for hot reload).
     pub fn script_paths(&self) -> Vec<std::path::PathBuf> {
-        let mut paths = vec![
-            self.scenario.ruleset.dir.clone(),
-            self.project.abilities_dir(),
-        ];
+        let ruleset = &self.scenario.ruleset;
+        let mut paths = vec![ruleset.dir.clone()];
+        paths.extend(
+            ruleset
+                .abilities
+                .values()
+                .filter(|p| !p.starts_with(&ruleset.dir))
+                .cloned(),
+        );
         paths.extend(self.scenario.house_rules.iter().cloned());
         paths.push(self.scenario.path.clone());
         paths

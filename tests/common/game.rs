@@ -86,8 +86,8 @@ impl Game {
         }
     }
 
-    /// A game in a project of its own: the real `scripts/` and, in `scripts/abilities/`, the
-    /// given `(name, script)` abilities.
+    /// A game in a project of its own: the real `scripts/` and, in the Playmobil package's
+    /// `abilities/`, the given `(name, script)` abilities.
     pub fn with_abilities(
         first: &str,
         romans: Units,
@@ -97,7 +97,10 @@ impl Game {
         let ws = Workspace::new();
         copy_dir(&project().join("scripts"), &ws.path().join("scripts"));
         for (name, text) in abilities {
-            ws.write(&format!("scripts/abilities/{name}.rhai"), text);
+            ws.write(
+                &format!("scripts/rulesets/playmobil/abilities/{name}.rhai"),
+                text,
+            );
         }
         ws.write("game.yaml", &scenario(Some(first), romans, vikings, ""));
         Game {
