@@ -102,6 +102,23 @@ impl Default for OddsBudget {
     }
 }
 
+/// As [`action_odds`], as if it were `side`'s turn (the game as it stands, but that side to
+/// play), so that either side may ask; `None` is the side whose turn it is.
+pub fn action_odds_as(
+    session: &mut Session,
+    line: &str,
+    budget: OddsBudget,
+    side: Option<&str>,
+) -> Result<ActionOdds, Error> {
+    let Some(side) = side else {
+        return action_odds(session, line, budget);
+    };
+    session.hypothetically(|s| {
+        s.set_active_side(side)?;
+        action_odds(s, line, budget)
+    })
+}
+
 /// Works out the odds of `line` (an action such as `melee viking_1 legionary_2`) in the game
 /// as it stands, leaving the game unchanged.
 pub fn action_odds(

@@ -56,6 +56,18 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         ":odds",
         "the exact chance of each result of an action, e.g. `:odds melee viking_1 legionary_1`; the game is unchanged",
     ),
+    (
+        ":rules",
+        "the ruleset's scripts and abilities, and the house rules in force in the order they apply",
+    ),
+    (
+        ":with",
+        "put a house rule in force from the next action: `:with house/vikings_in_wood.rhai` (undoable)",
+    ),
+    (
+        ":without",
+        "take a house rule out of force by name: `:without vikings_in_wood` (undoable)",
+    ),
     (":quit", "leave (Ctrl-D does too)"),
 ];
 
@@ -120,9 +132,9 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word]) -> Result<Reply, Er
                 &format!("`{name}` takes a number of actions"),
             )?;
             let (done, what) = if name == ":undo" {
-                (session.undo(n), "undone")
+                (session.undo(n)?, "undone")
             } else {
-                (session.redo(n), "redone")
+                (session.redo(n)?, "redone")
             };
             let state = session.state();
             Ok(Reply::Text(match done {
@@ -161,6 +173,26 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word]) -> Result<Reply, Er
             Ok(Reply::Open(std::path::PathBuf::from(&w.text)))
         }
         ":reload" => Ok(Reply::Text(session.reload()?)),
+        ":with" => {
+            let w = required_arg(
+                parsed,
+                ws,
+                "`:with` needs a house rule file: `:with house/vikings_in_wood.rhai`",
+            )?;
+            // The game's log says it (`house rule ... in force`).
+            session.add_house_rule(std::path::Path::new(&w.text))?;
+            Ok(Reply::Done)
+        }
+        ":without" => {
+            let w = required_arg(
+                parsed,
+                ws,
+                "`:without` needs the name of a house rule in force (`:rules` lists them)",
+            )?;
+            session.remove_house_rule(&w.text)?;
+            Ok(Reply::Done)
+        }
+        ":rules" => Ok(Reply::Text(rules(session))),
         ":map" => Ok(Reply::Text(super::map::draw(&session.state(), 72))),
         ":dice" => match ws.get(1).map(|w| w.text.as_str()) {
             Some("manual") => Ok(Reply::Dice(true)),
@@ -274,6 +306,35 @@ pub fn explain(session: &Session) -> String {
     } else {
         trace.join("\n")
     }
+}
+
+/// `:rules`: where the rules in force come from.
+fn rules(session: &Session) -> String {
+    let root = session.project().root();
+    let shown = |p: &std::path::Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
+    let ruleset = &session.scenario().ruleset;
+    let mut out = format!("ruleset {} ({}):\n", ruleset.id, ruleset.file.name);
+    for path in ruleset.script_paths() {
+        out.push_str(&format!("  {}\n", shown(&path)));
+    }
+    let abilities = session.ability_names();
+    if !abilities.is_empty() {
+        out.push_str(&format!("abilities in play: {}\n", abilities.join(", ")));
+    }
+    let house = session.house_rules();
+    if house.is_empty() {
+        out.push_str("no house rules in force");
+    } else {
+        out.push_str("house rules in force, in the order they apply:\n");
+        for path in house {
+            out.push_str(&format!(
+                "  {} ({})\n",
+                crate::game::scenario::house_rule_name(path),
+                shown(path)
+            ));
+        }
+    }
+    out.trim_end().to_string()
 }
 
 /// The first sentence of a doc comment, for one-line listings.

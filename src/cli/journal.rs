@@ -33,6 +33,9 @@ pub struct Header {
     pub seed: u64,
     /// A fingerprint of each script and data file, by path.
     pub scripts: BTreeMap<String, String>,
+    /// The house rules in force at the start (the scenario's and `--with`'s), in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub house_rules: Option<Vec<PathBuf>>,
 }
 
 /// One line of a journal after the header: a line entered, or dice typed in for it.
@@ -96,6 +99,7 @@ impl Journal {
             open: open.map(|p| absolute(&p)),
             seed: session.state().rng.seed(),
             scripts: scripts_of(session),
+            house_rules: Some(session.house_rules().iter().map(|p| absolute(p)).collect()),
         };
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -205,7 +209,10 @@ pub fn start_session(header: &Header) -> Result<Session, Error> {
             let path = scenario
                 .clone()
                 .unwrap_or_else(|| project.default_scenario());
-            let scenario = crate::game::scenario::Scenario::load(&project, &path)?;
+            let mut scenario = crate::game::scenario::Scenario::load(&project, &path)?;
+            if let Some(rules) = &header.house_rules {
+                scenario.house_rules = rules.clone();
+            }
             Session::new(&project, scenario, header.seed)?
         }
     };

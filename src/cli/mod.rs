@@ -58,6 +58,10 @@ pub struct Common {
     /// The project folder holding scripts/ and scenarios/ (default: found from the current folder)
     #[arg(long, global = true, value_name = "DIR")]
     project: Option<PathBuf>,
+    /// Play with a house rule, after the scenario's own (repeatable; `play`, `run`, `battle`,
+    /// `odds --action`; `sim` compares the scenario with and without each)
+    #[arg(long = "with", global = true, value_name = "HOUSE_RULE.rhai")]
+    with: Vec<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -112,9 +116,6 @@ enum Command {
         /// Worker threads (default: one per core); the result is the same for any number
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: Option<u16>,
-        /// A house rule to compare against (repeatable)
-        #[arg(long = "with", value_name = "HOUSE_RULE.rhai")]
-        with: Vec<PathBuf>,
     },
     /// Exact odds of a dice expression or contest, e.g. `3d6`, `5d6>=5`, `3d6 vs 2d6`
     Odds(odds::OddsArgs),
@@ -160,6 +161,20 @@ pub fn main() -> ExitCode {
 
 fn dispatch(cli: Cli) -> Result<u8, Error> {
     let common = cli.common;
+    let with_means_nothing = match &cli.command {
+        Some(Command::Play { open, resume, .. }) => open.is_some() || resume.is_some(),
+        Some(Command::Odds(args)) => args.action.is_none(),
+        Some(Command::Replay { .. } | Command::Roll { .. } | Command::Check { .. }) => true,
+        Some(Command::Render { .. }) => true,
+        _ => false,
+    };
+    if with_means_nothing && !common.with.is_empty() {
+        return Err(Error::Usage(
+            "`--with` is for `play SCENARIO`, `run`, `battle`, `odds --action` and `sim`; \
+             it means nothing here (a save or a journal knows its own house rules)"
+                .into(),
+        ));
+    }
     match cli.command {
         None => play::play(&common, None, None, None),
         Some(Command::Play {
@@ -187,8 +202,14 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
             scenario,
             runs,
             threads,
-            with,
-        }) => sim::sim(&common, scenario, runs, threads.map(usize::from), &with),
+        }) => {
+            let with = common.with.clone();
+            let plain = Common {
+                with: Vec::new(),
+                ..common
+            };
+            sim::sim(&plain, scenario, runs, threads.map(usize::from), &with)
+        }
         Some(Command::Odds(args)) => odds::odds(&common, &args),
         Some(Command::Render { .. }) => not_yet("render", "a later issue"),
     }
@@ -243,7 +264,10 @@ fn clock_seed() -> u64 {
 fn load_scenario(common: &Common, scenario: Option<PathBuf>) -> Result<(Project, Scenario), Error> {
     let project = Project::locate(common.project.as_deref())?;
     let path = scenario.unwrap_or_else(|| project.default_scenario());
-    let scenario = Scenario::load(&project, &path)?;
+    let mut scenario = Scenario::load(&project, &path)?;
+    for rule in &common.with {
+        scenario.add_house_rule(rule)?;
+    }
     Ok((project, scenario))
 }
 

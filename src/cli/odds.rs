@@ -45,6 +45,9 @@ pub struct OddsArgs {
     /// The scenario for `--action` (default: the default scenario)
     #[arg(long, requires = "action")]
     pub scenario: Option<std::path::PathBuf>,
+    /// For `--action`: the side that acts (default: the side whose turn it is)
+    #[arg(long = "as", value_name = "SIDE", requires = "action")]
+    pub side: Option<String>,
     /// How a contest compares the rolls [default: highest]
     #[arg(long, value_enum)]
     pub by: Option<By>,
@@ -90,7 +93,12 @@ impl OddsArgs {
 pub fn odds(common: &Common, args: &OddsArgs) -> Result<u8, Error> {
     if let Some(action) = &args.action {
         args.check_options(false, false)?;
-        return action_odds(common, args.scenario.clone(), action.trim());
+        return action_odds(
+            common,
+            args.scenario.clone(),
+            action.trim(),
+            args.side.as_deref(),
+        );
     }
     let joined = args.expr.join(" ");
     let expr = joined.trim();
@@ -310,10 +318,11 @@ fn action_odds(
     common: &Common,
     scenario: Option<std::path::PathBuf>,
     action: &str,
+    side: Option<&str>,
 ) -> Result<u8, Error> {
     let (_project, mut session) = super::start_session(common, scenario)?;
     let budget = crate::analysis::action_odds::OddsBudget::for_game(&session);
-    let odds = crate::analysis::action_odds::action_odds(&mut session, action, budget)?;
+    let odds = crate::analysis::action_odds::action_odds_as(&mut session, action, budget, side)?;
     if common.json {
         outln!("{}", odds.to_json(action));
     } else {

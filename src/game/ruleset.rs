@@ -60,6 +60,11 @@ pub struct RulesetFile {
     /// other field is an error, so that a misspelt one does not pass unnoticed.
     #[serde(default)]
     pub ability_fields: Vec<String>,
+    /// The hooks its scripts ask through (`ask`, `allowed`, `notify`), each with what it
+    /// means: every number a house rule may change. Asking for another is an error, so the
+    /// list is the whole truth; a house rule's function of one of these names is a hook.
+    #[serde(default)]
+    pub hooks: BTreeMap<String, String>,
 }
 
 /// A loaded ruleset: its id, folder and data.

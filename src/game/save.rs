@@ -71,13 +71,18 @@ pub struct SavedGame {
     pub ability_uses: Vec<SavedUse>,
     /// Everything that happened.
     pub log: Vec<Event>,
+    /// The house rules in force, in the order they apply (saves made before house rules
+    /// could change mid-game have none: the scenario's own are in force).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub house_rules: Option<Vec<PathBuf>>,
 }
 
 impl SavedGame {
     /// The save of a game.
-    pub fn of(scenario: &Path, state: &GameState) -> SavedGame {
+    pub fn of(scenario: &Path, house_rules: &[PathBuf], state: &GameState) -> SavedGame {
         let units = state.battlefield.units().to_vec();
         SavedGame {
+            house_rules: Some(house_rules.to_vec()),
             format: FORMAT,
             scenario: scenario.to_path_buf(),
             rng: SavedRng {

@@ -237,6 +237,32 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// The house rule in force whose name (file name without `.rhai`) is `name`.
+    pub fn house_rule_named(&self, name: &str) -> Option<&PathBuf> {
+        self.house_rules.iter().find(|p| house_rule_name(p) == name)
+    }
+
+    /// Puts a house rule given on the command line (`--with`) or at the prompt (`:with`) in
+    /// force after the scenario's own: it must be a `.rhai` file, and is confined to its own
+    /// folder as a scenario's are (its imports resolve there).
+    pub fn add_house_rule(&mut self, path: &Path) -> Result<(), Error> {
+        if path.extension().is_none_or(|e| e != "rhai") || !path.is_file() {
+            return Err(Error::other(
+                format!("no house rule script at `{}`", path.display()),
+                Some("a house rule is a `.rhai` file: `--with house/my_rule.rhai`".into()),
+            ));
+        }
+        let name = house_rule_name(path);
+        if self.house_rule_named(&name).is_some() {
+            return Err(Error::other(
+                format!("a house rule named `{name}` is already in force"),
+                Some("`:without NAME` takes one out first".into()),
+            ));
+        }
+        self.house_rules.push(path.to_path_buf());
+        Ok(())
+    }
+
     /// Loads and checks a scenario file.
     pub fn load(project: &Project, path: &Path) -> Result<Scenario, Error> {
         let text = read_file(path)?;
@@ -853,6 +879,13 @@ impl Builder<'_> {
         }
         Ok(path)
     }
+}
+
+/// A house rule's name: its file name without `.rhai`, as `explain` and `:rules` show it.
+pub fn house_rule_name(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 fn frontage(base: &Base) -> f64 {

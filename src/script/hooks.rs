@@ -50,6 +50,10 @@ pub struct LoadedAbility {
 pub struct Abilities {
     /// The loaded abilities.
     pub list: BTreeMap<String, LoadedAbility>,
+    /// The house rules' hooks, in the order the house rules were loaded.
+    pub house_rules: Vec<HouseRuleHooks>,
+    /// The hooks the ruleset declares (none declared: any may be asked).
+    pub declared: BTreeSet<String>,
     depth: Cell<usize>,
 }
 
@@ -149,55 +153,84 @@ impl Abilities {
         }
         Ok(Abilities {
             list,
+            house_rules: Vec::new(),
+            declared: ruleset.file.hooks.keys().cloned().collect(),
             depth: Cell::new(0),
         })
     }
 
-    /// The abilities of a unit that are in force and implement `hook`, in order.
-    fn active<'a>(
+    /// Who answers `hook` for a unit, in order: its abilities in force that implement it, in
+    /// the order the unit has them, then the house rules that implement it, in the order they
+    /// were loaded. Asking for a hook the ruleset does not declare is an error.
+    fn answering<'a>(
         &'a self,
         state: &Shared,
         idx: usize,
         hook: &str,
-    ) -> Result<Vec<&'a LoadedAbility>, Box<EvalAltResult>> {
+    ) -> Result<Vec<Answerer<'a>>, Box<EvalAltResult>> {
+        if !self.declared.is_empty() && !self.declared.contains(hook) {
+            return Err(host(format!(
+                "the rules ask for hook `{hook}`, which the ruleset's `hooks` does not declare{}",
+                crate::host::suggest::suggestion_suffix(
+                    hook,
+                    self.declared.iter().map(String::as_str)
+                )
+            )));
+        }
         let s = state.borrow();
         let unit = s.unit(idx).map_err(host)?;
-        Ok(unit
+        let abilities = unit
             .abilities
             .iter()
             .filter_map(|name| self.list.get(name))
             .filter(|a| a.hooks.contains(hook))
             .filter(|a| a.meta.is_active(&s.ability_use(idx, &a.id), s.clock()))
-            .collect())
+            .map(|a| Answerer {
+                id: &a.id,
+                kind: "ability",
+                ast: &a.ast,
+                overrides: a.meta.overrides.iter().any(|h| h == hook),
+            });
+        let house_rules = self
+            .house_rules
+            .iter()
+            .filter(|r| r.hooks.contains(hook))
+            .map(|r| Answerer {
+                id: &r.id,
+                kind: "house rule",
+                ast: &r.ast,
+                overrides: false,
+            });
+        Ok(abilities.chain(house_rules).collect())
     }
 
-    /// Calls one hook, naming the ability and the hook if it fails.
+    /// Calls one hook, naming who answers and the hook if it fails.
     fn call(
         &self,
         engine: &Engine,
-        ability: &LoadedAbility,
+        who: &Answerer,
         hook: &str,
         args: Vec<Dynamic>,
     ) -> Result<Dynamic, Box<EvalAltResult>> {
         if self.depth.get() >= MAX_HOOK_DEPTH {
             return Err(host(format!(
                 "abilities asked each other more than {MAX_HOOK_DEPTH} deep (hook `{hook}` of `{}`)",
-                ability.id
+                who.id
             )));
         }
         self.depth.set(self.depth.get() + 1);
         let result = engine.call_fn_with_options::<Dynamic>(
             CallFnOptions::new().eval_ast(false).rewind_scope(true),
             &mut Scope::new(),
-            &ability.ast,
+            who.ast,
             hook,
             args,
         );
         self.depth.set(self.depth.get() - 1);
         result.map_err(|e| {
-            let source = ability.ast.source().unwrap_or_default().to_string();
+            let source = who.ast.source().unwrap_or_default().to_string();
             Box::new(EvalAltResult::ErrorInFunctionCall(
-                format!("{hook}` of ability `{}", ability.id),
+                format!("{hook}` of {} `{}", who.kind, who.id),
                 source,
                 e,
                 Position::NONE,
@@ -218,14 +251,9 @@ impl Abilities {
         let info = with_unit(info, idx);
         let mut value = base.clone();
         let mut parts = Vec::new();
-        for ability in self.active(state, idx, hook)? {
-            let new = self.call(
-                engine,
-                ability,
-                hook,
-                vec![value.clone(), info.clone().into()],
-            )?;
-            parts.push(describe(&value, &new, ability, hook));
+        for who in self.answering(state, idx, hook)? {
+            let new = self.call(engine, &who, hook, vec![value.clone(), info.clone().into()])?;
+            parts.push(describe(&value, &new, &who));
             value = new;
         }
         let mut s = state.borrow_mut();
@@ -254,12 +282,12 @@ impl Abilities {
     ) -> Result<bool, Box<EvalAltResult>> {
         let info = with_unit(info, idx);
         let mut allowed = true;
-        for ability in self.active(state, idx, hook)? {
-            let answer = self.call(engine, ability, hook, vec![info.clone().into()])?;
+        for who in self.answering(state, idx, hook)? {
+            let answer = self.call(engine, &who, hook, vec![info.clone().into()])?;
             let yes = answer.as_bool().map_err(|t| {
                 host(format!(
-                    "hook `{hook}` of ability `{}` must answer true or false, not {t}",
-                    ability.id
+                    "hook `{hook}` of {} `{}` must answer true or false, not {t}",
+                    who.kind, who.id
                 ))
             })?;
             if !yes {
@@ -269,7 +297,7 @@ impl Abilities {
                 s.trace.push(format!(
                     "{} for {unit}: no, by {}",
                     hook.replace('_', " "),
-                    ability.id
+                    who.id
                 ));
             }
         }
@@ -286,11 +314,34 @@ impl Abilities {
         info: Map,
     ) -> Result<(), Box<EvalAltResult>> {
         let info = with_unit(info, idx);
-        for ability in self.active(state, idx, hook)? {
-            let _ = self.call(engine, ability, hook, vec![info.clone().into()])?;
+        for who in self.answering(state, idx, hook)? {
+            let _ = self.call(engine, &who, hook, vec![info.clone().into()])?;
         }
         Ok(())
     }
+}
+
+/// An ability or a house rule that answers a hook.
+struct Answerer<'a> {
+    /// Its name, as `explain` shows it.
+    id: &'a str,
+    /// `ability` or `house rule`, for errors.
+    kind: &'static str,
+    /// Its functions.
+    ast: &'a AST,
+    /// Whether its answer replaces the value rather than adjusting it.
+    overrides: bool,
+}
+
+/// A house rule's hooks: its functions named after a hook the ruleset declares. They apply to
+/// every unit, after the unit's abilities.
+pub struct HouseRuleHooks {
+    /// Its name: the script's file name without `.rhai`.
+    pub id: String,
+    /// Its functions.
+    pub ast: AST,
+    /// The hooks it implements.
+    pub hooks: BTreeSet<String>,
 }
 
 fn with_unit(mut info: Map, idx: usize) -> Map {
@@ -302,10 +353,11 @@ fn host(message: impl Into<String>) -> Box<EvalAltResult> {
     EvalAltResult::ErrorRuntime(Dynamic::from(HostError::new(message)), Position::NONE).into()
 }
 
-/// How one ability changed a value, for the trace: `+1 testudo`, `set to 45 by testudo`.
-fn describe(old: &Dynamic, new: &Dynamic, ability: &LoadedAbility, hook: &str) -> String {
-    if ability.meta.overrides.iter().any(|h| h == hook) {
-        return format!("set to {new} by {}", ability.id);
+/// How one ability or house rule changed a value, for the trace: `+1 testudo`, `set to 45 by
+/// testudo`.
+fn describe(old: &Dynamic, new: &Dynamic, who: &Answerer) -> String {
+    if who.overrides {
+        return format!("set to {new} by {}", who.id);
     }
     let as_number = |v: &Dynamic| v.as_int().map(|i| i as f64).or_else(|_| v.as_float());
     match (as_number(old), as_number(new)) {
@@ -316,12 +368,8 @@ fn describe(old: &Dynamic, new: &Dynamic, ability: &LoadedAbility, hook: &str) -
             } else {
                 format!("{}", delta.abs())
             };
-            format!(
-                "{}{shown} {}",
-                if delta < 0.0 { "-" } else { "+" },
-                ability.id
-            )
+            format!("{}{shown} {}", if delta < 0.0 { "-" } else { "+" }, who.id)
         }
-        _ => format!("changed by {}", ability.id),
+        _ => format!("changed by {}", who.id),
     }
 }

@@ -10,7 +10,7 @@ pub mod line;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use rhai::{AST, CallFnOptions, Dynamic, Engine, FnAccess, Scope};
@@ -23,7 +23,7 @@ use crate::game::state::{GameState, Mark, Redo};
 use crate::script::api::{self, Shared};
 use crate::script::engine::{self, Budget, Limits};
 use crate::script::error::Sources;
-use crate::script::hooks::Abilities;
+use crate::script::hooks::{Abilities, HouseRuleHooks};
 use crate::script::resolver::ModuleCache;
 
 /// A verb of the ruleset (or a house rule): a public script function players call by name.
@@ -57,14 +57,23 @@ pub struct Session {
     manual: api::ManualDice,
     /// Functions defined at the prompt (kept across reloads).
     prompt_functions: AST,
-    /// Where the game stood before each action still undoable, oldest first: `:undo` rewinds
-    /// the state's journal to it, so that no action copies the game.
-    past: Vec<Mark>,
-    /// Undone actions, most recently undone last, for `:redo`: where the game stood before
-    /// each, and what it did.
-    future: Vec<(Mark, Redo)>,
+    /// The steps still undoable, oldest first: `:undo` rewinds the state's journal to where
+    /// the game stood before each, so that no action copies the game.
+    past: Vec<Step>,
+    /// Undone steps, most recently undone last, for `:redo`, with what each did.
+    future: Vec<(Step, Redo)>,
     has_setup: bool,
     emitted: usize,
+}
+
+/// One step of `:undo`: an action, or a change of the house rules in force.
+#[derive(Clone, Debug)]
+struct Step {
+    /// Where the game stood before it.
+    mark: Mark,
+    /// For a change of house rules, the house rules in force on the other side of it: before
+    /// it while it stands, after it once undone.
+    rules: Option<Vec<PathBuf>>,
 }
 
 /// How many actions `undo` can go back.
@@ -118,11 +127,18 @@ impl Session {
         let state: Shared = Rc::new(RefCell::new(GameState::new(&scenario, seed)));
         let budget = Budget::default();
         let scenario_dir = crate::game::project::folder_of(&scenario.path);
-        let roots = vec![
+        let mut roots = vec![
             scenario.ruleset.dir.clone(),
             scenario_dir,
             project.scripts_dir(),
         ];
+        // A house rule given with `--with` or `:with` imports from its own folder.
+        for rule in &scenario.house_rules {
+            let dir = crate::game::project::folder_of(rule);
+            if !roots.contains(&dir) {
+                roots.push(dir);
+            }
+        }
         let modules = ModuleCache::default();
         let mut engine = engine::sandboxed(&limits, &budget, roots, modules.clone());
         let abilities: api::SharedAbilities = Rc::default();
@@ -158,12 +174,15 @@ impl Session {
             emitted: 0,
             scenario,
         };
-        let mut scripts = session.scenario.ruleset.script_paths();
-        scripts.extend(session.scenario.house_rules.iter().cloned());
-        for path in scripts {
-            session.load_script(project, &path)?;
+        for path in session.scenario.ruleset.script_paths() {
+            session.load_script(project, &path, false)?;
+        }
+        let mut house_rules = Vec::new();
+        for path in session.scenario.house_rules.clone() {
+            house_rules.extend(session.load_script(project, &path, true)?);
         }
         session.load_abilities(project)?;
+        session.abilities.borrow_mut().house_rules = house_rules;
         session.set_up()?;
         Ok(session)
     }
@@ -198,8 +217,15 @@ impl Session {
     }
 
     /// Compiles a rule script, runs its top level once and adds its functions (replacing any
-    /// of the same name and arity: this is how house rules change rules).
-    fn load_script(&mut self, project: &Project, path: &Path) -> Result<(), Error> {
+    /// of the same name and arity: this is how house rules replace rules). A house rule's
+    /// functions named after a hook the ruleset declares are its hooks instead: they are
+    /// given back, to apply to every unit after the unit's abilities.
+    fn load_script(
+        &mut self,
+        project: &Project,
+        path: &Path,
+        house_rule: bool,
+    ) -> Result<Option<HouseRuleHooks>, Error> {
         let text = read_file(path)?;
         let name = path
             .strip_prefix(project.root())
@@ -215,12 +241,26 @@ impl Session {
         self.run_guarded(&name, true, |engine, scope| {
             engine.run_ast_with_scope(scope, &ast)
         })?;
+        let declared = &self.scenario.ruleset.file.hooks;
+        let hooks: std::collections::BTreeSet<String> = ast
+            .iter_functions()
+            .filter(|f| house_rule && declared.contains_key(f.name))
+            .map(|f| f.name.to_string())
+            .collect();
         for f in ast.iter_functions() {
             self.sources.define(f.name, &name);
+            if hooks.contains(f.name) {
+                continue;
+            }
             if f.name == SETUP {
                 self.has_setup = true;
             }
-            if f.access == FnAccess::Private || f.name.starts_with('_') || HOOKS.contains(&f.name) {
+            // Closures compile to functions named `anon$<hash>`: they are no verbs.
+            if f.access == FnAccess::Private
+                || f.name.starts_with('_')
+                || f.name.contains('$')
+                || HOOKS.contains(&f.name)
+            {
                 continue;
             }
             let doc = f
@@ -241,8 +281,23 @@ impl Session {
                 },
             );
         }
-        self.ast = self.ast.merge(&ast.clone_functions_only());
-        Ok(())
+        let functions = ast.clone_functions_only();
+        if hooks.is_empty() {
+            self.ast = self.ast.merge(&functions);
+            return Ok(None);
+        }
+        self.ast = self
+            .ast
+            .merge(&functions.clone_functions_only_filtered(|_, _, _, n, _| !hooks.contains(n)));
+        let id = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| name.clone());
+        Ok(Some(HouseRuleHooks {
+            id,
+            ast: functions,
+            hooks,
+        }))
     }
 
     /// Loads the ability scripts the scenario's units have, and checks each unit may have
@@ -561,10 +616,15 @@ impl Session {
     /// Marks the game as it is before an action, for `undo`. Past [`MAX_UNDO`] actions, the
     /// oldest is forgotten, and so is the journal that could undo it.
     pub fn checkpoint(&mut self) {
-        self.past.push(self.state.borrow().mark());
+        let mark = self.state.borrow().mark();
+        self.push_step(Step { mark, rules: None });
+    }
+
+    fn push_step(&mut self, step: Step) {
+        self.past.push(step);
         if self.past.len() > MAX_UNDO {
             self.past.remove(0);
-            self.state.borrow_mut().forget_before(&self.past[0]);
+            self.state.borrow_mut().forget_before(&self.past[0].mark);
         }
     }
 
@@ -579,33 +639,118 @@ impl Session {
         self.future.clear();
     }
 
-    /// Undoes up to `n` actions, generator included (the same action taken again rolls the
-    /// same dice). Returns how many were undone.
-    pub fn undo(&mut self, n: usize) -> usize {
+    /// Undoes up to `n` steps (actions, or changes of the house rules), generator included
+    /// (the same action taken again rolls the same dice). Returns how many were undone.
+    pub fn undo(&mut self, n: usize) -> Result<usize, Error> {
         let mut done = 0;
         while done < n {
-            let Some(before) = self.past.pop() else { break };
-            let redo = self.state.borrow_mut().rewind(before.clone());
-            self.future.push((before, redo));
+            let Some(mut step) = self.past.pop() else {
+                break;
+            };
+            if let Some(rules) = step.rules.take() {
+                let now = self.scenario.house_rules.clone();
+                if let Err(e) = self.rebuild(rules.clone()) {
+                    step.rules = Some(rules);
+                    self.past.push(step);
+                    return Err(e);
+                }
+                step.rules = Some(now);
+            }
+            let redo = self.state.borrow_mut().rewind(step.mark.clone());
+            self.future.push((step, redo));
             done += 1;
         }
         self.emitted = self.emitted.min(self.state.borrow().log.len());
-        done
+        Ok(done)
     }
 
-    /// Redoes up to `n` undone actions. Returns how many were redone.
-    pub fn redo(&mut self, n: usize) -> usize {
+    /// Redoes up to `n` undone steps. Returns how many were redone.
+    pub fn redo(&mut self, n: usize) -> Result<usize, Error> {
         let mut done = 0;
         while done < n {
-            let Some((before, redo)) = self.future.pop() else {
+            let Some((mut step, redo)) = self.future.pop() else {
                 break;
             };
+            if let Some(rules) = step.rules.take() {
+                let now = self.scenario.house_rules.clone();
+                if let Err(e) = self.rebuild(rules.clone()) {
+                    step.rules = Some(rules);
+                    self.future.push((step, redo));
+                    return Err(e);
+                }
+                step.rules = Some(now);
+            }
             self.state.borrow_mut().replay(redo);
-            self.past.push(before);
+            self.past.push(step);
             done += 1;
         }
         self.emitted = self.state.borrow().log.len();
-        done
+        Ok(done)
+    }
+
+    /// `:with FILE`: puts a house rule in force from the next action, after those already in
+    /// force; one step of `:undo`.
+    pub fn add_house_rule(&mut self, path: &Path) -> Result<(), Error> {
+        let mut rules = self.scenario.clone();
+        rules.add_house_rule(path)?;
+        let name = crate::game::scenario::house_rule_name(path);
+        self.change_house_rules(rules.house_rules, format!("house rule {name} in force"))
+    }
+
+    /// `:without NAME`: takes a house rule out of force; one step of `:undo`.
+    pub fn remove_house_rule(&mut self, name: &str) -> Result<(), Error> {
+        let Some(path) = self.scenario.house_rule_named(name).cloned() else {
+            let names: Vec<String> = self
+                .scenario
+                .house_rules
+                .iter()
+                .map(|p| crate::game::scenario::house_rule_name(p))
+                .collect();
+            return Err(Error::other(
+                format!("no house rule `{name}` is in force"),
+                Some(if names.is_empty() {
+                    "no house rule is in force".into()
+                } else {
+                    format!("in force: {}", names.join(", "))
+                }),
+            ));
+        };
+        let rules = self
+            .scenario
+            .house_rules
+            .iter()
+            .filter(|p| **p != path)
+            .cloned()
+            .collect();
+        self.change_house_rules(rules, format!("house rule {name} no longer in force"))
+    }
+
+    fn change_house_rules(&mut self, rules: Vec<PathBuf>, said: String) -> Result<(), Error> {
+        let before = self.scenario.house_rules.clone();
+        let mark = self.state.borrow().mark();
+        self.rebuild(rules)?;
+        self.state.borrow_mut().say(said);
+        self.push_step(Step {
+            mark,
+            rules: Some(before),
+        });
+        self.future.clear();
+        Ok(())
+    }
+
+    /// Gives the turn to `side` without ending anyone's turn (what-if analysis: the odds of an
+    /// action of the side that is not to play).
+    pub fn set_active_side(&mut self, side: &str) -> Result<(), Error> {
+        let turn = self.state.borrow().turn.max(1);
+        self.state
+            .borrow_mut()
+            .set_turn(turn, side)
+            .map_err(|m| Error::other(m, None))
+    }
+
+    /// The house rules in force, in the order they apply.
+    pub fn house_rules(&self) -> &[PathBuf] {
+        &self.scenario.house_rules
     }
 
     /// Every stat, tag and ability of a unit, with uses left, for `:show`.
@@ -677,7 +822,20 @@ impl Session {
     /// them in force from the next action, keeping the game (units, decks, dice, turn). If
     /// anything fails to compile, the old scripts stay in force and the error says why.
     pub fn reload(&mut self) -> Result<String, Error> {
-        let scenario = Scenario::load(&self.project, &self.scenario.path)?;
+        self.rebuild(self.scenario.house_rules.clone())?;
+        let abilities = self.abilities.borrow().list.len();
+        Ok(format!(
+            "reloaded the scripts: {} verbs, {abilities} abilities",
+            self.verbs.len()
+        ))
+    }
+
+    /// Compiles the scripts anew with `house_rules` in force (the scenario's file is read
+    /// again, its list of house rules replaced), keeping the game. If anything fails, the
+    /// old scripts stay in force.
+    fn rebuild(&mut self, house_rules: Vec<PathBuf>) -> Result<(), Error> {
+        let mut scenario = Scenario::load(&self.project, &self.scenario.path)?;
+        scenario.house_rules = house_rules;
         let seed = self.state.borrow().rng.seed();
         // A fresh session compiles everything anew (with a fresh module cache); then it takes
         // over this game: its state, the prompt's variables, the undo history.
@@ -691,24 +849,29 @@ impl Session {
         // Functions typed at the prompt stay defined.
         fresh.ast = fresh.ast.merge(&self.prompt_functions);
         fresh.prompt_functions = std::mem::take(&mut self.prompt_functions);
-        let abilities = fresh.abilities.borrow().list.len();
+        *fresh.manual.borrow_mut() = self.manual.borrow_mut().take();
         *self = fresh;
-        Ok(format!(
-            "reloaded the scripts: {} verbs, {abilities} abilities",
-            self.verbs.len()
-        ))
+        Ok(())
     }
 
     /// Saves the whole game to a file (atomically).
     pub fn save(&self, path: &Path) -> Result<(), Error> {
-        crate::game::save::SavedGame::of(&self.scenario.path, &self.state.borrow()).write(path)
+        crate::game::save::SavedGame::of(
+            &self.scenario.path,
+            &self.scenario.house_rules,
+            &self.state.borrow(),
+        )
+        .write(path)
     }
 
     /// Continues a saved game: the scenario's scripts are loaded afresh and the saved state
     /// put in place.
     pub fn open(project: &Project, path: &Path) -> Result<Session, Error> {
         let save = crate::game::save::SavedGame::read(path)?;
-        let scenario = Scenario::load(project, &save.scenario)?;
+        let mut scenario = Scenario::load(project, &save.scenario)?;
+        if let Some(rules) = &save.house_rules {
+            scenario.house_rules = rules.clone();
+        }
         let mut session = Session::new(project, scenario, save.rng.seed)?;
         save.restore_into(&mut session.state.borrow_mut())?;
         session.emitted = session.state.borrow().log.len();

@@ -13,7 +13,7 @@
 //!   `units_in_cone(apex, direction, range, half_angle)`;
 //! - `line_of_sight(a, b)`, `line_of_sight(a, b, units_block)` and
 //!   `sight_blocker(a, b, units_block)`;
-//! - `terrain_at(p)` and `path_crosses(a, b)`;
+//! - `terrain_at(p)`, `in_terrain(p, kind)` and `path_crosses(a, b)`;
 //! - `on_table(p)`, `table_width()` and `table_depth()`.
 
 use std::rc::Rc;
@@ -216,6 +216,19 @@ fn register_measurement(engine: &mut Engine, state: &Shared) {
             .into_iter()
             .map(|i| feature_map(&s, i))
             .collect())
+    });
+    let st = state.clone();
+    volatile!(engine, "in_terrain", move |p: Dynamic,
+                                          kind: &str|
+          -> Res<bool> {
+        let s = st.borrow();
+        let p = place(&s, &p)?;
+        let features = &s.battlefield.terrain.features;
+        Ok(s.battlefield
+            .terrain
+            .at(p)
+            .into_iter()
+            .any(|i| features[i].kind.name() == kind))
     });
     let st = state.clone();
     volatile!(engine, "path_crosses", move |a: Dynamic,
