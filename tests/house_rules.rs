@@ -89,6 +89,8 @@ fn odds_of_an_action_as_the_side_not_to_play() {
     let out = game.sandtable(&as_vikings, None);
     out.expect_code(0);
     out.stdout_has(&["91/216", "legionary removed"]);
+    let prompt = game.play_ok(1, ":odds as vikings melee viking legionary\n");
+    prompt.stdout_has(&["91/216", "legionary removed"]);
 }
 
 // Guards `:with`, `:without` and `:rules` at the prompt, and that putting a house rule in

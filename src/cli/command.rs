@@ -54,7 +54,7 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         ":odds",
-        "the exact chance of each result of an action, e.g. `:odds melee viking_1 legionary_1`; the game is unchanged",
+        "the exact chance of each result of an action, e.g. `:odds melee viking_1 legionary_1` (`:odds as romans ACTION` for the side not to play); the game is unchanged",
     ),
     (
         ":rules",
@@ -220,9 +220,16 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word]) -> Result<Reply, Er
                 ws,
                 "`:odds` needs an action, e.g. `:odds melee viking_1 legionary_1`",
             )?;
-            let action: String = line.chars().skip(w.start).collect();
+            // `:odds as SIDE ACTION`: the odds for the side that is not to play.
+            let (side, from) = match (w.text.as_str(), ws.get(2), ws.get(3)) {
+                ("as", Some(side), Some(action)) if !w.quoted => {
+                    (Some(side.text.as_str()), action.start)
+                }
+                _ => (None, w.start),
+            };
+            let action: String = line.chars().skip(from).collect();
             let budget = action_odds::OddsBudget::for_game(session);
-            let odds = action_odds::action_odds(session, &action, budget)?;
+            let odds = action_odds::action_odds_as(session, &action, budget, side)?;
             Ok(Reply::Text(odds.render(action.trim())))
         }
         ":units" => Ok(Reply::Text(units(
