@@ -51,10 +51,7 @@ pub struct Journal {
 
 /// The folder journals go in.
 pub fn folder() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
-    Some(base.join("sandtable").join("journals"))
+    Some(super::data_dir::data_dir()?.join("journals"))
 }
 
 /// FNV-1a: a stable fingerprint of a file's bytes (not for security, for noticing edits).

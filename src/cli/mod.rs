@@ -11,6 +11,7 @@ macro_rules! outln {
 
 mod battle;
 mod check;
+mod data_dir;
 mod helper;
 mod journal;
 pub mod map;

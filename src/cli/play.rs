@@ -295,10 +295,7 @@ fn prompt(session: &Session, continuing: bool) -> String {
 }
 
 fn history_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
-    let dir = base.join("sandtable");
+    let dir = super::data_dir::data_dir()?;
     std::fs::create_dir_all(&dir).ok()?;
     Some(dir.join("history"))
 }
