@@ -192,9 +192,9 @@ pub fn read(path: &Path) -> Result<(Header, Lines), Error> {
     Ok((header, entries))
 }
 
-/// Starts the session a journal describes, warning (on standard error) of scripts changed
-/// since it was written.
-pub fn start_session(header: &Header) -> Result<Session, Error> {
+/// Starts the session a journal describes, warning (on standard error, as JSON with `json`)
+/// of scripts changed since it was written.
+pub fn start_session(header: &Header, json: bool) -> Result<Session, Error> {
     let project = crate::game::project::Project::at(&header.project)?;
     let session = match (&header.open, &header.scenario) {
         (Some(save), _) => Session::open(&project, save)?,
@@ -209,9 +209,12 @@ pub fn start_session(header: &Header) -> Result<Session, Error> {
     let now = scripts_of(&session);
     for (path, print) in &header.scripts {
         if now.get(path) != Some(print) {
-            super::write_err(&format!(
-                "warning: {path} has changed since the journal was written; the game may go differently\n"
-            ));
+            super::report_warning(
+                &format!(
+                    "{path} has changed since the journal was written; the game may go differently"
+                ),
+                json,
+            );
         }
     }
     Ok(session)

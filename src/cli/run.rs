@@ -135,14 +135,21 @@ pub fn watch(
     let mut watcher = super::watch::Watcher::new(roots);
     loop {
         if let Err(e) = run(&common, Some(file.clone()), scenario.clone(), explain) {
-            super::write_err(&super::render_error(&e));
+            super::report_error(&e, common.json);
         }
         let changed = watcher.wait();
         let names: Vec<String> = changed.iter().map(|p| p.display().to_string()).collect();
-        outln!(
-            "--- {} changed: running {} again",
-            names.join(", "),
-            file.display()
-        );
+        if common.json {
+            outln!(
+                "{}",
+                serde_json::json!({ "event": "rerun", "changed": names, "file": file.display().to_string() })
+            );
+        } else {
+            outln!(
+                "--- {} changed: running {} again",
+                names.join(", "),
+                file.display()
+            );
+        }
     }
 }
