@@ -49,6 +49,8 @@ fn check_bad_line(bad: &str, needles: &[&str]) -> Output {
 ///   line, with no output of the bad line but its echo.
 ///
 /// The bad line is always line 2 of its input; `needles` must all appear in the diagnostic.
+/// A place is given as the prompt names it, `line 2:1:9]` (column 9 of line 1 of the entry
+/// typed as line 2); the batch names the line of its file instead, `stdin:2:9]`.
 /// Returns what the batch printed, for checks of its own.
 #[track_caller]
 fn check_bad_line_in(
@@ -65,7 +67,12 @@ fn check_bad_line_in(
         play_args.push(s);
     }
     let batch = ws.sandtable(&run_args, Some(&format!("{SETUP}{bad}\n{PROBE}")));
-    batch.expect_code(1).stderr_has(needles);
+    let in_batch: Vec<String> = needles
+        .iter()
+        .map(|n| n.replace("line 2:1:", "stdin:2:"))
+        .collect();
+    let in_batch: Vec<&str> = in_batch.iter().map(String::as_str).collect();
+    batch.expect_code(1).stderr_has(&in_batch);
     quick(&batch, "the batch");
     // The batch stops at the bad line: the probe never runs.
     batch.stdout_lacks("> :units");

@@ -21,7 +21,7 @@ use crate::error::Error;
 /// Writes an error to standard error: a miette report, or with `json` one JSON line.
 pub(crate) fn report_error(e: &Error, json: bool) {
     if json {
-        super::write_err(&format!("{}\n", json!({ "error": error_json(e) })));
+        super::write_err(&error_line(error_object(e)));
     } else {
         super::write_err(&render_error(e));
     }
@@ -70,13 +70,35 @@ struct ErrorJson {
     cause: Option<Box<ErrorJson>>,
 }
 
+/// The line `{"error": {...}}`, its fields in the documented order.
+fn error_line(error: ErrorJson) -> String {
+    #[derive(Serialize)]
+    struct Line {
+        error: ErrorJson,
+    }
+    let text = serde_json::to_string(&Line { error })
+        .unwrap_or_else(|e| json!({ "error": { "message": e.to_string() } }).to_string());
+    format!("{text}\n")
+}
+
 /// An error as a JSON object (see the module's doc for its fields).
 pub fn error_json(e: &Error) -> Value {
+    serde_json::to_value(error_object(e)).unwrap_or_else(|_| json!({ "message": e.to_string() }))
+}
+
+/// An error in JSON form.
+fn error_object(e: &Error) -> ErrorJson {
     let mut object = diagnostic_json(e);
-    if let Error::Io { path, .. } = e {
-        object.file = Some(path.display().to_string());
+    match e {
+        Error::Io { path, .. } => object.file = Some(path.display().to_string()),
+        // A batch line's error that points nowhere: the place is the line.
+        Error::At(at) if object.line.is_none() => {
+            object.file = Some(at.file.clone());
+            object.line = Some(at.line);
+        }
+        _ => {}
     }
-    serde_json::to_value(object).unwrap_or_else(|_| json!({ "message": e.to_string() }))
+    object
 }
 
 /// A diagnostic in JSON form, its related problems and its cause included.
@@ -132,7 +154,7 @@ pub(crate) fn usage_error_json(e: &clap::Error) -> String {
         related: Vec::new(),
         cause: None,
     };
-    format!("{}\n", json!({ "error": error }))
+    error_line(error)
 }
 
 #[cfg(test)]
