@@ -95,6 +95,46 @@ macro_rules! source_diagnostic {
                 }
             }
 
+            /// The name of the text it points into.
+            pub fn source_name(&self) -> &str {
+                self.src.name()
+            }
+
+            /// The same diagnostic pointing into a larger text, `whole` named `name`, in
+            /// which its own text starts at byte `offset` (a line of a batch file, moved into
+            /// the file, so that it shows the file's line numbers); `None` if its text is not
+            /// there.
+            pub fn moved_into(&self, name: &str, whole: &str, offset: usize) -> Option<Self> {
+                // `new` may have added a blank after the text for a label past its end.
+                let own = self.src.inner().trim_end_matches(' ');
+                if !whole.get(offset..).is_some_and(|rest| rest.starts_with(own)) {
+                    return None;
+                }
+                let mut whole = whole.to_string();
+                let labels: Vec<LabeledSpan> = self
+                    .labels
+                    .iter()
+                    .map(|l| {
+                        let start = offset + l.offset();
+                        if start >= whole.len() {
+                            whole.push(' ');
+                        }
+                        let span = SourceSpan::from(start..start + l.len());
+                        if l.primary() {
+                            LabeledSpan::new_primary_with_span(l.label().map(str::to_string), span)
+                        } else {
+                            LabeledSpan::new_with_span(l.label().map(str::to_string), span)
+                        }
+                    })
+                    .collect();
+                Some($name {
+                    message: self.message.clone(),
+                    src: NamedSource::new(name, whole),
+                    labels,
+                    help: self.help.clone(),
+                })
+            }
+
             /// Where it points, in words: `rules.rhai, line 4, column 13`.
             pub fn place(&self) -> String {
                 let text = self.src.inner();
@@ -194,6 +234,10 @@ pub enum Error {
         #[diagnostic_source]
         cause: Box<dyn Diagnostic + Send + Sync>,
     },
+    /// An error on a line of a batch file that does not point into the line itself.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    At(Box<AtLine>),
     /// Several problems found in one go (a scenario with more than one mistake).
     #[error("{message}")]
     #[diagnostic(code(sandtable::problems))]
@@ -217,6 +261,7 @@ impl Error {
         match self {
             Error::Script(d) => format!("{} ({})", d.message, d.place()),
             Error::Runaway(inner) => inner.one_line(),
+            Error::At(at) => format!("{}: {}", at.place(), at.cause.one_line()),
             other => other.to_string(),
         }
     }
@@ -224,14 +269,55 @@ impl Error {
     /// Whether a script was stopped for running away (out of time or operations): a script
     /// that does so once will likely do so every time it is called.
     pub fn is_runaway(&self) -> bool {
-        matches!(self, Error::Runaway(_))
+        match self {
+            Error::Runaway(_) => true,
+            Error::At(at) => at.cause.is_runaway(),
+            _ => false,
+        }
     }
 
     /// The process exit status for this error: 2 for bad usage, 1 otherwise.
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_) => 2,
+            Error::At(at) => at.cause.exit_code(),
             _ => 1,
+        }
+    }
+
+    /// The name of the text the error points into, if it points into one.
+    pub fn source_name(&self) -> Option<&str> {
+        match self {
+            Error::Dice(d) => Some(d.source_name()),
+            Error::Yaml(d) => Some(d.source_name()),
+            Error::Script(d) => Some(d.source_name()),
+            Error::Line(d) => Some(d.source_name()),
+            Error::Runaway(inner) => inner.source_name(),
+            _ => None,
+        }
+    }
+
+    /// The same error pointing into a larger text, `whole` named `name`, in which the text it
+    /// points into starts at byte `offset` (a batch file moves the diagnostics of its lines
+    /// into the file); unchanged if it points nowhere or its text is not there.
+    pub fn moved_into(self, name: &str, whole: &str, offset: usize) -> Error {
+        macro_rules! moved {
+            ($variant:ident, $d:expr) => {
+                Error::$variant(match $d.moved_into(name, whole, offset) {
+                    Some(m) => Box::new(m),
+                    None => $d,
+                })
+            };
+        }
+        match self {
+            Error::Dice(d) => moved!(Dice, d),
+            Error::Yaml(d) => moved!(Yaml, d),
+            Error::Script(d) => moved!(Script, d),
+            Error::Line(d) => moved!(Line, d),
+            Error::Runaway(inner) => {
+                Error::Runaway(Box::new(inner.moved_into(name, whole, offset)))
+            }
+            other => other,
         }
     }
 
@@ -241,6 +327,54 @@ impl Error {
             message: message.into(),
             help,
         }
+    }
+}
+
+/// An error on a line of a batch file that does not point into the line (the rules refused
+/// the action, or a script it called failed): its message starts with the place,
+/// `game.txt:3: `, and the rest of the diagnostic is the cause's.
+#[derive(Debug, Error)]
+#[error("{}: {cause}", self.place())]
+pub struct AtLine {
+    /// The batch file, as named on the command line (`stdin` for standard input).
+    pub file: String,
+    /// The line the failing entry starts on, from 1.
+    pub line: usize,
+    /// What went wrong.
+    pub cause: Error,
+}
+
+impl AtLine {
+    /// `game.txt:3`.
+    pub fn place(&self) -> String {
+        format!("{}:{}", self.file, self.line)
+    }
+}
+
+impl Diagnostic for AtLine {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.cause.code()
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        self.cause.severity()
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.cause.help()
+    }
+    fn url<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.cause.url()
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.cause.source_code()
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.cause.labels()
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        self.cause.related()
+    }
+    fn diagnostic_source(&self) -> Option<&dyn Diagnostic> {
+        self.cause.diagnostic_source()
     }
 }
 

@@ -321,7 +321,61 @@ fn run_stops_at_the_first_error() {
     out.expect_code(1);
     out.stdout_has(&["> print(\"before\")\nbefore\n"]);
     out.stdout_lacks("after");
-    out.stderr_has(&["`melee` takes 2 arguments, got 3", "stdin line 2"]);
+    out.stderr_has(&["`melee` takes 2 arguments, got 3", "[stdin:2:"]);
+}
+
+// Guards that a failing line of a batch file names the file and the line: a refusal of the
+// rules, which points nowhere, says `game.txt:3:` before its message, and a diagnostic in the
+// line points at the file's line and column (it said `game.txt line 3:1:7`, or nothing).
+#[test]
+fn failing_line_of_a_batch_file_names_the_file_and_line() {
+    let ws = Workspace::new();
+    ws.write("refused.txt", "roll 1d6\n\nmove viking_1 19 17\nroll 1d6\n");
+    ws.sandtable(&["run", "refused.txt", "--seed", "3"], None)
+        .expect_code(1)
+        .stderr_has(&["refused.txt:3: legionary_2 already stands at (19, 17)"]);
+
+    ws.write("dice.txt", "roll 1d6\n\nroll 3x6\n");
+    let out = ws.sandtable(&["run", "dice.txt", "--seed", "3"], None);
+    out.expect_code(1).stderr_has(&[
+        "bad dice expression: unexpected character `x`",
+        "[dice.txt:3:7]",
+    ]);
+    assert!(
+        out.stderr.contains(" 3 │ roll 3x6"),
+        "the file's line number: {}",
+        out.stderr
+    );
+
+    // An entry over several lines: the place of its third line in the file.
+    ws.write("multi.txt", "roll 1d6\nlet a = [\n  1,\n  nosuch()\n];\n");
+    ws.sandtable(&["run", "multi.txt", "--seed", "3"], None)
+        .expect_code(1)
+        .stderr_has(&["Function not found: nosuch", "[multi.txt:4:3]"]);
+
+    // With --json, the place is the file's line and column.
+    let out = ws.sandtable(&["run", "dice.txt", "--seed", "3", "--json"], None);
+    let error = &common::json_lines(&out.stderr)[0]["error"];
+    assert_eq!(
+        (&error["file"], &error["line"], &error["column"]),
+        (&"dice.txt".into(), &3.into(), &7.into()),
+        "{error}"
+    );
+    let out = ws.sandtable(&["run", "refused.txt", "--seed", "3", "--json"], None);
+    let error = &common::json_lines(&out.stderr)[0]["error"];
+    assert_eq!(
+        (&error["file"], &error["line"], &error["column"]),
+        (&"refused.txt".into(), &3.into(), &serde_json::Value::Null),
+        "{error}"
+    );
+
+    // Standard input is `stdin`.
+    sandtable(
+        &["run", "-", "--seed", "3"],
+        Some("roll 1d6\nmove viking_1 19 17\n"),
+    )
+    .expect_code(1)
+    .stderr_has(&["stdin:2: legionary_2 already stands at (19, 17)"]);
 }
 
 // Guards that `sandtable` alone, with piped input, plays the default scenario.

@@ -9,7 +9,7 @@ use std::process::Stdio;
 /// Runs the binary with its data folder (where journals go) in `data`.
 fn run(data: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
     let mut child = common::binary_command(&common::project(), args)
-        .env("XDG_DATA_HOME", data)
+        .env("SANDTABLE_DATA", data)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -30,7 +30,7 @@ fn run(data: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
 }
 
 fn journals(data: &Path) -> Vec<PathBuf> {
-    let mut all: Vec<PathBuf> = std::fs::read_dir(data.join("sandtable/journals"))
+    let mut all: Vec<PathBuf> = std::fs::read_dir(data.join("journals"))
         .expect("a journal folder")
         .map(|e| e.expect("an entry").path())
         .collect();
@@ -115,7 +115,7 @@ fn killed_session_is_resumed_losing_nothing() {
     use std::io::{BufRead, BufReader};
     let data = tempfile::tempdir().expect("a folder");
     let mut child = common::binary_command(&common::project(), &["play", "--seed", "3"])
-        .env("XDG_DATA_HOME", data.path())
+        .env("SANDTABLE_DATA", data.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

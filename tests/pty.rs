@@ -24,7 +24,7 @@ fn prompt_on_a_terminal_completes_and_plays() {
     );
     let mut child = Command::new("script")
         .args(["-qfec", &command, "/dev/null"])
-        .env("XDG_DATA_HOME", data.path())
+        .env("SANDTABLE_DATA", data.path())
         .env("NO_COLOR", "1")
         .env("TERM", "xterm")
         .stdin(Stdio::piped())
@@ -95,8 +95,10 @@ fn sim_on_a_terminal_shows_a_progress_bar() {
         env!("CARGO_MANIFEST_DIR"),
         env!("CARGO_MANIFEST_DIR")
     );
+    let data = tempfile::tempdir().expect("a folder");
     let out = Command::new("script")
         .args(["-qfec", &command, "/dev/null"])
+        .env("SANDTABLE_DATA", data.path())
         .env("NO_COLOR", "1")
         .env("TERM", "xterm")
         .stdin(Stdio::null())

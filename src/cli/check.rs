@@ -1,9 +1,16 @@
 //! `sandtable check PATH...`: validates scenarios and ruleset data and compiles scripts,
 //! reporting every problem rather than stopping at the first.
+//!
+//! It prints a line a file (`ok   PATH (what it is)` or `FAIL PATH`, the diagnostic on
+//! standard error) and a count; with `--json`, a JSON object a file (`file`, `ok`, `kind`
+//! and what was counted, or `problems`) and one for the count (`files`, `problems`), the
+//! diagnostics as JSON lines on standard error.
 
 use std::path::{Path, PathBuf};
 
-use super::{Common, render_error};
+use serde_json::json;
+
+use super::{Common, report_error};
 use crate::error::{Error, read_file};
 use crate::game::project::Project;
 use crate::game::ruleset::Ruleset;
@@ -26,24 +33,42 @@ pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
     let mut problems = 0;
     for file in &files {
         match check_file(&project, file) {
+            Ok(what) if common.json => {
+                let mut line = json!({ "file": file.display().to_string(), "ok": true });
+                line["kind"] = json!(what.kind());
+                line[what.counted()] = json!(what.count());
+                outln!("{line}");
+            }
             Ok(what) => outln!("ok   {} ({what})", file.display()),
             Err(e) => {
-                problems += match &e {
+                let found = match &e {
                     Error::Several { problems, .. } => problems.len(),
                     _ => 1,
                 };
-                outln!("FAIL {}", file.display());
-                super::write_err(&render_error(&e));
+                problems += found;
+                if common.json {
+                    outln!(
+                        "{}",
+                        json!({ "file": file.display().to_string(), "ok": false, "problems": found })
+                    );
+                } else {
+                    outln!("FAIL {}", file.display());
+                }
+                report_error(&e, common.json);
             }
         }
     }
-    outln!(
-        "{} file{} checked, {} problem{}",
-        files.len(),
-        if files.len() == 1 { "" } else { "s" },
-        problems,
-        if problems == 1 { "" } else { "s" }
-    );
+    if common.json {
+        outln!("{}", json!({ "files": files.len(), "problems": problems }));
+    } else {
+        outln!(
+            "{} file{} checked, {} problem{}",
+            files.len(),
+            if files.len() == 1 { "" } else { "s" },
+            problems,
+            if problems == 1 { "" } else { "s" }
+        );
+    }
     Ok(u8::from(problems > 0))
 }
 
@@ -91,7 +116,68 @@ fn check_package(project: &Project, ruleset: &Ruleset) -> Result<usize, Error> {
     }
 }
 
-fn check_file(project: &Project, file: &Path) -> Result<String, Error> {
+/// What a file that passed turned out to be.
+enum Checked {
+    /// A script, with how many functions it defines.
+    Script { functions: usize },
+    /// A ruleset's package, with how many troop types its chart has, and its scripts and
+    /// abilities.
+    Ruleset {
+        troop_types: usize,
+        scripts: usize,
+        abilities: usize,
+    },
+    /// A scenario, with how many units it sets out.
+    Scenario { units: usize },
+}
+
+impl Checked {
+    fn kind(&self) -> &'static str {
+        match self {
+            Checked::Script { .. } => "script",
+            Checked::Ruleset { .. } => "ruleset",
+            Checked::Scenario { .. } => "scenario",
+        }
+    }
+
+    /// The name of what was counted, as a JSON field.
+    fn counted(&self) -> &'static str {
+        match self {
+            Checked::Script { .. } => "functions",
+            Checked::Ruleset { .. } => "troop_types",
+            Checked::Scenario { .. } => "units",
+        }
+    }
+
+    fn count(&self) -> usize {
+        match *self {
+            Checked::Script { functions: n }
+            | Checked::Ruleset { troop_types: n, .. }
+            | Checked::Scenario { units: n } => n,
+        }
+    }
+}
+
+impl std::fmt::Display for Checked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Checked::Script { functions: n } => {
+                write!(f, "script, {n} function{}", if n == 1 { "" } else { "s" })
+            }
+            Checked::Ruleset {
+                troop_types,
+                scripts,
+                abilities,
+            } => write!(
+                f,
+                "ruleset, {troop_types} troop types, {scripts} scripts, {abilities} abilities"
+            ),
+            Checked::Scenario { units: n } => write!(f, "scenario, {n} units"),
+        }
+    }
+}
+
+fn check_file(project: &Project, file: &Path) -> Result<Checked, Error> {
     let ext = file
         .extension()
         .and_then(|e| e.to_str())
@@ -110,11 +196,9 @@ fn check_file(project: &Project, file: &Path) -> Result<String, Error> {
             sources.insert(&name, &text);
             sources.parse_error(&name, &e)
         })?;
-        let n = ast.iter_functions().count();
-        return Ok(format!(
-            "script, {n} function{}",
-            if n == 1 { "" } else { "s" }
-        ));
+        return Ok(Checked::Script {
+            functions: ast.iter_functions().count(),
+        });
     }
     if file.file_name().is_some_and(|n| n == "ruleset.yaml") {
         // Absolute, so that `check ruleset.yaml` inside the ruleset's folder knows its name.
@@ -130,15 +214,15 @@ fn check_file(project: &Project, file: &Path) -> Result<String, Error> {
         .unwrap_or_else(|_| project.clone());
         let ruleset = Ruleset::load(&project, id)?;
         let abilities = check_package(&project, &ruleset)?;
-        return Ok(format!(
-            "ruleset, {} troop types, {} scripts, {abilities} abilities",
-            ruleset.file.troops.len(),
-            ruleset.file.scripts.len()
-        ));
+        return Ok(Checked::Ruleset {
+            troop_types: ruleset.file.troops.len(),
+            scripts: ruleset.file.scripts.len(),
+            abilities,
+        });
     }
     let scenario = Scenario::load(project, file)?;
     let units = scenario.battlefield.units().len();
     // Starting a session compiles the ruleset and the house rules and runs its setup.
     Session::new(project, scenario, 0)?;
-    Ok(format!("scenario, {units} units"))
+    Ok(Checked::Scenario { units })
 }

@@ -54,10 +54,7 @@ pub struct Journal {
 
 /// The folder journals go in.
 pub fn folder() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
-    Some(base.join("sandtable").join("journals"))
+    Some(super::data_dir::data_dir()?.join("journals"))
 }
 
 /// FNV-1a: a stable fingerprint of a file's bytes (not for security, for noticing edits).
@@ -199,9 +196,9 @@ pub fn read(path: &Path) -> Result<(Header, Lines), Error> {
     Ok((header, entries))
 }
 
-/// Starts the session a journal describes, warning (on standard error) of scripts changed
-/// since it was written.
-pub fn start_session(header: &Header) -> Result<Session, Error> {
+/// Starts the session a journal describes, warning (on standard error, as JSON with `json`)
+/// of scripts changed since it was written.
+pub fn start_session(header: &Header, json: bool) -> Result<Session, Error> {
     let project = crate::game::project::Project::at(&header.project)?;
     let session = match (&header.open, &header.scenario) {
         (Some(save), _) => Session::open(&project, save)?,
@@ -219,9 +216,12 @@ pub fn start_session(header: &Header) -> Result<Session, Error> {
     let now = scripts_of(&session);
     for (path, print) in &header.scripts {
         if now.get(path) != Some(print) {
-            super::write_err(&format!(
-                "warning: {path} has changed since the journal was written; the game may go differently\n"
-            ));
+            super::report_warning(
+                &format!(
+                    "{path} has changed since the journal was written; the game may go differently"
+                ),
+                json,
+            );
         }
     }
     Ok(session)

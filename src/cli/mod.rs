@@ -12,6 +12,8 @@ macro_rules! outln {
 mod battle;
 mod check;
 pub mod command;
+mod data_dir;
+mod errors;
 mod helper;
 mod journal;
 pub mod map;
@@ -22,17 +24,18 @@ mod run;
 mod sim;
 mod watch;
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use crate::error::Error;
 use crate::game::project::Project;
 use crate::game::scenario::Scenario;
 use crate::session::Session;
+
+pub use errors::{error_json, render_error};
+pub(crate) use errors::{report_error, report_warning};
 
 /// A rules sandbox for tabletop miniature wargames: play, house-rule and test games whose
 /// rules are Rhai scripts.
@@ -52,7 +55,7 @@ pub struct Common {
     #[arg(long, global = true, value_parser = clap::value_parser!(u64).range(..=i64::MAX as u64))]
     seed: Option<u64>,
     /// Machine-readable output: JSON, one object per line for events (one object for the
-    /// whole report of `sim` and `odds`)
+    /// whole report of `sim` and `odds`), and errors as JSON lines on standard error
     #[arg(long, global = true)]
     json: bool,
     /// The project folder holding scripts/ and scenarios/ (default: found from the current folder)
@@ -145,18 +148,32 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() && json_asked() => {
+            write_err(&errors::usage_error_json(&e));
+            return ExitCode::from(2);
+        }
         Err(e) => {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    let json = cli.common.json;
     match dispatch(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            write_err(&render_error(&e));
+            report_error(&e, json);
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// Whether `--json` is among the arguments (before any `--`), for a command line that clap
+/// refused: its error must be JSON too.
+fn json_asked() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
 }
 
 fn dispatch(cli: Cli) -> Result<u8, Error> {
@@ -229,21 +246,6 @@ fn colour(is_terminal: bool) -> bool {
     is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-/// Renders an error as a miette report: coloured on a terminal, plain otherwise.
-pub fn render_error(e: &Error) -> String {
-    let theme = if colour(std::io::stderr().is_terminal()) {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
-    let mut out = String::new();
-    if handler.render_report(&mut out, e).is_err() {
-        out = format!("error: {e}\n");
-    }
-    out
-}
-
 /// The seed to use: the flag, else the scenario's, else one from the clock.
 fn choose_seed(common: &Common, scenario: Option<&Scenario>) -> u64 {
     common
@@ -282,7 +284,7 @@ fn start_session(common: &Common, scenario: Option<PathBuf>) -> Result<(Project,
 /// `sandtable replay JOURNAL`: the session again, as it was played.
 fn replay(common: &Common, path: &std::path::Path) -> Result<u8, Error> {
     let (header, lines) = journal::read(path)?;
-    let mut session = journal::start_session(&header)?;
+    let mut session = journal::start_session(&header, common.json)?;
     flush_events(&mut session, common.json);
     Ok(play::run_lines(
         &mut session,

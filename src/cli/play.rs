@@ -18,7 +18,7 @@ use std::rc::Rc;
 use super::command::{self, Reply};
 use super::journal::Journal;
 use super::watch::Watcher;
-use super::{Common, flush_events, render_error, start_session};
+use super::{Common, flush_events, report_error, start_session};
 use crate::error::Error;
 use crate::session::Session;
 
@@ -135,7 +135,7 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         })?,
     };
     let (header, lines) = super::journal::read(&path)?;
-    let mut session = super::journal::start_session(&header)?;
+    let mut session = super::journal::start_session(&header, common.json)?;
     let feed = DiceFeed::replaying();
     for (i, (line, dice)) in lines.iter().enumerate() {
         feed.queue(dice.clone());
@@ -204,7 +204,7 @@ fn carry_out(
                 Some(true)
             }
             Err(e) => {
-                super::write_err(&render_error(&e));
+                report_error(&e, json);
                 Some(false)
             }
         },
@@ -216,7 +216,7 @@ fn carry_out(
             Some(true)
         }
         Err(e) => {
-            super::write_err(&render_error(&e));
+            report_error(&e, json);
             Some(false)
         }
     }
@@ -224,7 +224,7 @@ fn carry_out(
 
 /// Applies edits to the game's scripts before the next action: the new code is in force from
 /// it on, the game keeps every unit, card and roll; a broken edit leaves the old code.
-fn hot_reload(session: &mut Session, watcher: &mut Watcher) {
+fn hot_reload(session: &mut Session, watcher: &mut Watcher, json: bool) {
     let mut changed = watcher.changes();
     // A changed scenario is a new game, not an edit of the rules: say so, and leave it to
     // `:load`.
@@ -252,11 +252,14 @@ fn hot_reload(session: &mut Session, watcher: &mut Watcher) {
     match session.reload() {
         Ok(summary) => outln!("{} changed: {summary}", names.join(", ")),
         Err(e) => {
-            super::write_err(&format!(
-                "{} changed, but the old rules stay in force:\n",
-                names.join(", ")
-            ));
-            super::write_err(&render_error(&e));
+            super::report_warning(
+                &format!(
+                    "{} changed, but the old rules stay in force:",
+                    names.join(", ")
+                ),
+                json,
+            );
+            report_error(&e, json);
         }
     }
     // The watcher follows the new session's files (a house rule may have been added).
@@ -295,10 +298,7 @@ fn prompt(session: &Session, continuing: bool) -> String {
 }
 
 fn history_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
-    let dir = base.join("sandtable");
+    let dir = super::data_dir::data_dir()?;
     std::fs::create_dir_all(&dir).ok()?;
     Some(dir.join("history"))
 }
@@ -336,7 +336,7 @@ fn interactive(
                 }
                 let text = std::mem::take(&mut entry);
                 let _ = editor.add_history_entry(text.trim_end());
-                hot_reload(session, &mut watcher);
+                hot_reload(session, &mut watcher, json);
                 journal.borrow_mut().record(text.trim_end());
                 number += 1;
                 if carry_out(
@@ -387,7 +387,7 @@ pub fn run_lines(
         }
         let text = std::mem::take(&mut entry);
         let text = text.trim_end();
-        hot_reload(session, &mut watcher);
+        hot_reload(session, &mut watcher, json);
         if let Some(j) = journal {
             j.borrow_mut().record(text);
         }
@@ -406,9 +406,11 @@ pub fn run_lines(
         }
     }
     if !entry.trim().is_empty() {
-        super::write_err(
-            "error: the input ended inside an unfinished entry (an unclosed bracket?)\n",
+        let e = Error::other(
+            "the input ended inside an unfinished entry",
+            Some("close the bracket it opened".into()),
         );
+        report_error(&e, json);
         failed = true;
     }
     u8::from(failed)

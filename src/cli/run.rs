@@ -1,13 +1,15 @@
 //! `sandtable run`: batch files. A `.rhai` file runs as one script in the session; any other
 //! file (or standard input) is read as prompt lines. The first error stops the run with exit
-//! status 1.
+//! status 1, and says where: a diagnostic on the failing line points at the file's line and
+//! column (`game.txt:3:7`), any other error starts with the line (`game.txt:3: ...`).
 
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
 
 use super::command::{self, Reply};
 use super::{Common, flush_events, start_session};
-use crate::error::{Error, read_file};
+use crate::error::{AtLine, Error, read_file};
 
 /// Runs a batch file.
 pub fn run(
@@ -38,12 +40,21 @@ pub fn run(
         }
         return Ok(0);
     }
+    let file = if name == "<stdin>" { "stdin" } else { &name };
+    // The file as its lines are read (whatever their line endings), for diagnostics.
+    let whole = text.lines().collect::<Vec<_>>().join("\n");
+    // Where each entry run so far starts in `whole`, by the name its scripts are known by.
+    let mut entries: HashMap<String, usize> = HashMap::new();
     let mut entry = String::new();
     let mut start_line = 0;
+    let mut start_byte = 0;
+    let mut byte = 0;
     for (i, line) in text.lines().enumerate() {
         if entry.is_empty() {
             start_line = i + 1;
+            start_byte = byte;
         }
+        byte += line.len() + 1;
         entry.push_str(line);
         entry.push('\n');
         if crate::session::line::needs_more(&entry) {
@@ -54,24 +65,39 @@ pub fn run(
         if !common.json && !line.trim().is_empty() {
             outln!("> {line}");
         }
-        let result = command::run_line(
-            &mut session,
-            &format!(
-                "{} line {start_line}",
-                if name == "<stdin>" { "stdin" } else { &name }
-            ),
-            line,
-        );
+        let origin = format!("{file} line {start_line}");
+        entries.insert(origin.clone(), start_byte);
+        let result = command::run_line(&mut session, &origin, line);
         flush_events(&mut session, common.json);
         show_trace(&session, explain, common.json);
-        match result? {
+        // A diagnostic on an entry of the file (this one, or one that defined a function)
+        // points into the file; an error that points elsewhere or nowhere names this line.
+        let located = |e: Error| {
+            let here = e.source_name() == Some(origin.as_str());
+            let e = match e.source_name().and_then(|n| entries.get(n)) {
+                Some(&offset) => e.moved_into(file, &whole, offset),
+                None => e,
+            };
+            if here {
+                e
+            } else {
+                Error::At(Box::new(AtLine {
+                    file: file.to_string(),
+                    line: start_line,
+                    cause: e,
+                }))
+            }
+        };
+        match result.map_err(located)? {
             Reply::Quit => break,
-            Reply::Open(path) => session = super::open_save(&session, &path)?,
+            Reply::Open(path) => {
+                session = super::open_save(&session, &path).map_err(located)?;
+            }
             Reply::Dice(_) => {
-                return Err(Error::other(
+                return Err(located(Error::other(
                     "`:dice` needs players at the prompt: a batch file rolls its dice",
                     Some("use `sandtable play` for real dice".into()),
-                ));
+                )));
             }
             Reply::Done => {}
             Reply::Text(t) => {
@@ -83,7 +109,7 @@ pub fn run(
     }
     if !entry.trim().is_empty() {
         return Err(Error::other(
-            format!("{name}:{start_line}: the file ends inside an unfinished entry"),
+            format!("{file}:{start_line}: the file ends inside an unfinished entry"),
             Some("close the bracket opened on that line".into()),
         ));
     }
@@ -135,14 +161,21 @@ pub fn watch(
     let mut watcher = super::watch::Watcher::new(roots);
     loop {
         if let Err(e) = run(&common, Some(file.clone()), scenario.clone(), explain) {
-            super::write_err(&super::render_error(&e));
+            super::report_error(&e, common.json);
         }
         let changed = watcher.wait();
         let names: Vec<String> = changed.iter().map(|p| p.display().to_string()).collect();
-        outln!(
-            "--- {} changed: running {} again",
-            names.join(", "),
-            file.display()
-        );
+        if common.json {
+            outln!(
+                "{}",
+                serde_json::json!({ "event": "rerun", "changed": names, "file": file.display().to_string() })
+            );
+        } else {
+            outln!(
+                "--- {} changed: running {} again",
+                names.join(", "),
+                file.display()
+            );
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! Helpers shared by the integration tests: run the real `sandtable` binary in a temporary
 //! folder, with a time limit, and compare its output with golden files.
 //!
-//! Every run passes `--project` (this crate's folder) and `NO_COLOR=1`, and sets nothing in the
-//! test process itself: the environment and the current folder are the child's alone.
+//! Every run passes `--project` (this crate's folder) and `NO_COLOR=1`, and gives the binary a
+//! data folder of its own (`SANDTABLE_DATA`, where journals and history go) in a temporary
+//! folder, never the player's; it sets nothing in the test process itself: the environment
+//! and the current folder are the child's alone.
 
 // Each test crate uses a different subset of these helpers.
 #![allow(dead_code)]
@@ -142,15 +144,22 @@ pub fn sandtable_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
 /// The binary under test.
 pub const BINARY: &str = env!("CARGO_BIN_EXE_sandtable");
 
+/// The data folder of the binaries that [`binary_command`] starts, unless a test gives its
+/// own: a folder under `target/`, shared by the test crate's runs (journal names differ by
+/// time and process).
+pub const SHARED_DATA: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/sandtable-data");
+
 /// The binary as a command, for tests that drive the process themselves (kill it, close
-/// its pipes, read it line by line): `--project DIR` then `args`, with `NO_COLOR=1`.
+/// its pipes, read it line by line): `--project DIR` then `args`, with `NO_COLOR=1` and the
+/// data folder [`SHARED_DATA`] (a test may set `SANDTABLE_DATA` again to a folder of its own).
 pub fn binary_command(project: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(BINARY);
     command
         .arg("--project")
         .arg(project)
         .args(args)
-        .env("NO_COLOR", "1");
+        .env("NO_COLOR", "1")
+        .env("SANDTABLE_DATA", SHARED_DATA);
     command
 }
 
@@ -167,7 +176,7 @@ pub fn run_program(program: &str, dir: &Path, args: &[&str], stdin: Option<&str>
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env_remove("SANDTABLE_HOME")
-        .env("XDG_DATA_HOME", dir.join(".data"))
+        .env("SANDTABLE_DATA", dir.join(".data"))
         .env("RUST_BACKTRACE", "0")
         .stdin(if stdin.is_some() {
             Stdio::piped()
