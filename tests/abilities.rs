@@ -1,7 +1,7 @@
-//! The special abilities (rulebook 004, section IV and the cavalry's Charge) as the
-//! `playmobil` ruleset uses them through the host's dispatcher: Roman Testudo, Viking
-//! Berserker and Charge; the uses, rests and durations the host keeps; ability scripts that
-//! are broken; and `explain`. One test per rule, each on a small scenario written for it and
+//! The special abilities (*Rules for Playmobil Melee Combat*, freeware hobby rules, section IV,
+//! and the cavalry's Charge) as the `playmobil` ruleset uses them through the host's
+//! dispatcher: Roman Testudo, Viking Berserker and Charge; the uses, rests and durations the
+//! host keeps; ability scripts that are broken; and `explain`. One test per rule, each on a small scenario written for it and
 //! played through the real binary.
 //!
 //! Most tests here do not depend on the dice: the number of dice a figure rolls is narrated

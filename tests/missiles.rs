@@ -1,6 +1,6 @@
-//! The Playmobil rules for archery, thrown weapons, artillery and routing (rulebook 004), as
-//! implemented in `scripts/rulesets/playmobil/missiles.rhai` and `routing.rhai`, and whole
-//! battles auto-played with the ruleset's policy.
+//! The rules for archery, thrown weapons, artillery and routing of *Rules for Playmobil Melee
+//! Combat* (freeware hobby rules), as implemented in `scripts/rulesets/playmobil/missiles.rhai`
+//! and `routing.rhai`, and whole battles auto-played with the ruleset's policy.
 //!
 //! Each test writes its own small scenario. Figures with no dice (`stats: { attack: 0 }`,
 //! `defend: 0`, `missile_attack: 0`) make an outcome certain: no dice have a highest die of 0,

@@ -1,4 +1,4 @@
-//! The Playmobil Melee Combat rules (rulebook 004) as implemented in
+//! *Rules for Playmobil Melee Combat* (freeware hobby rules) as implemented in
 //! `scripts/rulesets/playmobil/rules.rhai`: one test per rule, each on a small scenario that
 //! sets up exactly the situation.
 //!

@@ -321,3 +321,29 @@ fn run_watch_reruns_after_an_edit() {
     let _ = child.wait();
     assert_eq!(first, again, "the same seed gives the same roll");
 }
+
+// Guards `run FILE --watch` on an edit of the batch file itself (only `.rhai` and `.yaml`
+// files were watched, so editing `game.txt` did nothing), and the line saying that it waits.
+#[test]
+fn run_watch_reruns_when_the_batch_file_changes() {
+    let ws = project_copy();
+    ws.write("game.txt", "roll 1d1000000\n");
+    let (mut child, rx) =
+        spawn_streaming(&ws, &["run", "game.txt", "--watch", "--seed", "5"], false);
+    let next = |needle: &str| loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no `{needle}`"));
+        if line.contains(needle) {
+            return line;
+        }
+    };
+    next("1d1000000: ");
+    next("watching game.txt and the project's scripts and scenarios for changes");
+    ws.write("game.txt", "roll 1d1000000\nroll 2d1000000\n");
+    next("game.txt changed: running game.txt again");
+    next("2d1000000: ");
+    next("watching game.txt");
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -292,12 +292,20 @@ fn print_contest(common: &Common, expr: &str, by: By, c: &Contest) {
         );
         return;
     }
-    outln!("{expr}: by {how}, ties to the attacker");
+    // Every figure is a share of all rolls: the attacker's wins split into the rolls it
+    // wins outright and the ties, which it wins too.
+    outln!("{expr}: by {how}, ties to the attacker; each line is a share of all rolls");
+    let higher = match by {
+        By::Highest => "  by a higher die",
+        By::Total => "  by a higher total",
+    };
     let rows = [
         ("attacker wins", wins),
-        ("  of which ties", c.tie),
+        (higher, c.attacker_higher),
+        ("  by a tie", c.tie),
         ("defender wins", c.defender_higher),
     ];
+    let lw = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(1);
     let fw = rows
         .iter()
         .map(|(_, f)| f.to_string().len())
@@ -306,7 +314,7 @@ fn print_contest(common: &Common, expr: &str, by: By, c: &Contest) {
     for (label, f) in rows {
         let bar = crate::analysis::action_odds::bar(f.value(), 40);
         outln!(
-            "  {label:<15} {:>fw$}  {:>7}  {bar}",
+            "  {label:<lw$}  {:>fw$}  {:>7}  {bar}",
             f.to_string(),
             percent(f)
         );

@@ -159,9 +159,22 @@ pub fn watch(
         roots.push(s.clone());
     }
     let mut watcher = super::watch::Watcher::new(roots);
+    let mut watched = vec![file.display().to_string()];
+    watched.extend(scenario.iter().map(|s| s.display().to_string()));
     loop {
         if let Err(e) = run(&common, Some(file.clone()), scenario.clone(), explain) {
             super::report_error(&e, common.json);
+        }
+        if common.json {
+            outln!(
+                "{}",
+                serde_json::json!({ "event": "watching", "files": watched, "project": project.root().display().to_string() })
+            );
+        } else {
+            outln!(
+                "--- watching {} and the project's scripts and scenarios for changes (Ctrl-C ends)",
+                watched.join(", ")
+            );
         }
         let changed = watcher.wait();
         let names: Vec<String> = changed.iter().map(|p| p.display().to_string()).collect();

@@ -13,14 +13,16 @@ use std::time::{Duration, Instant, SystemTime};
 /// How long a changed file must stay unchanged before it counts.
 pub const SETTLE: Duration = Duration::from_millis(100);
 
-/// Files under some folders (and some single files), with what was last seen of them.
+/// The `.rhai` and `.yaml` files under some folders, and some single files of any kind, with
+/// what was last seen of them.
 pub struct Watcher {
     roots: Vec<PathBuf>,
     seen: BTreeMap<PathBuf, Option<(u64, SystemTime)>>,
 }
 
 impl Watcher {
-    /// Watches the `.rhai` and `.yaml` files under these folders or files.
+    /// Watches the `.rhai` and `.yaml` files under these folders, and these files whatever
+    /// their kind (a batch file of prompt lines, `game.txt`, is watched too).
     pub fn new(roots: Vec<PathBuf>) -> Self {
         let mut w = Watcher {
             roots,
@@ -33,7 +35,14 @@ impl Watcher {
     fn scan(&self) -> BTreeMap<PathBuf, Option<(u64, SystemTime)>> {
         let mut files = BTreeMap::new();
         for root in &self.roots {
-            for file in crate::game::project::rule_files(root) {
+            let under = if root.is_dir() {
+                crate::game::project::rule_files(root)
+            } else {
+                // A file named on its own; watched even while it is missing (an editor
+                // saving it by rename), so that its return is a change.
+                vec![root.clone()]
+            };
+            for file in under {
                 let meta = std::fs::metadata(&file).ok();
                 let seen = meta.and_then(|m| Some((m.len(), m.modified().ok()?)));
                 files.insert(file, seen);
@@ -102,5 +111,16 @@ mod tests {
         std::fs::rename(&tmp, &file).unwrap();
         assert_eq!(w.changes(), vec![file]);
         assert!(w.changes().is_empty());
+    }
+
+    #[test]
+    fn a_file_named_on_its_own_is_watched_whatever_its_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("game.txt");
+        std::fs::write(&file, "roll 1d6\n").unwrap();
+        let mut w = Watcher::new(vec![file.clone()]);
+        assert!(w.changes().is_empty());
+        std::fs::write(&file, "roll 1d6\nroll 2d6\n").unwrap();
+        assert_eq!(w.changes(), vec![file]);
     }
 }

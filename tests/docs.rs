@@ -1,0 +1,50 @@
+//! What the documentation must say, and must not.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+/// Every text file under `path` (or `path` itself), at any depth.
+fn files(path: &Path) -> Vec<PathBuf> {
+    if path.is_file() {
+        return vec![path.to_path_buf()];
+    }
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+        all.extend(files(&entry.path()));
+    }
+    all
+}
+
+// Guards that the rulebooks are cited by title and author: the folder their texts are kept
+// in beside the repository is not part of it, so a path into it (or a rulebook's file number
+// there) means nothing to a reader of the repository.
+#[test]
+fn rulebooks_are_cited_by_title_not_by_a_folder_outside_the_repository() {
+    // Assembled, so that this file does not find itself.
+    let forbidden = [concat!("seeds", "/"), concat!("rulebook ", "00")];
+    let mut found = Vec::new();
+    for top in [
+        "README.md",
+        "CHANGELOG.md",
+        "docs",
+        "scripts",
+        "src",
+        "tests",
+        "examples",
+        "benches",
+        "scenarios",
+    ] {
+        for file in files(&common::project().join(top)) {
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                continue;
+            };
+            for (n, line) in text.lines().enumerate() {
+                if forbidden.iter().any(|f| line.contains(f)) {
+                    found.push(format!("{}:{}: {line}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
