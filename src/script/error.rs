@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use rhai::{EvalAltResult, ParseError, Position};
 
 use crate::error::{Error, ScriptDiagnostic, line_col_to_byte, place};
-use crate::script::api::HostError;
 use crate::script::engine::{Limits, OUT_OF_TIME};
+use crate::script::value::HostError;
 
 /// The help of every error that stops a script running away (its time budget, its
 /// operations, or a stop the host asked for).

@@ -27,8 +27,8 @@ use crate::error::{Error, read_file};
 use crate::game::ability::AbilityMeta;
 use crate::game::project::Project;
 use crate::game::ruleset::Ruleset;
-use crate::script::api::{HostError, Shared, UnitRef};
 use crate::script::error::Sources;
+use crate::script::value::{HostError, Shared, UnitRef};
 
 /// How deeply hooks may call `ask` from inside other hooks.
 pub const MAX_HOOK_DEPTH: usize = 8;
@@ -262,10 +262,10 @@ impl Abilities {
             "{} for {}: {} ({}){} = {}",
             hook.replace('_', " "),
             unit.id,
-            crate::script::api::show(&s, &base),
+            crate::script::value::show(&s, &base),
             unit.troop.replace('_', " "),
             parts.iter().map(|p| format!(" {p}")).collect::<String>(),
-            crate::script::api::show(&s, &value)
+            crate::script::value::show(&s, &value)
         );
         s.trace.push(line);
         Ok(value)

@@ -6,3 +6,4 @@ pub mod engine;
 pub mod error;
 pub mod hooks;
 pub mod resolver;
+pub mod value;

@@ -118,7 +118,7 @@ impl ModuleResolver for ConfinedResolver {
     ) -> Result<Shared<Module>, Box<EvalAltResult>> {
         let file = self.locate(path).map_err(|msg| {
             Box::new(EvalAltResult::ErrorRuntime(
-                rhai::Dynamic::from(crate::script::api::HostError::new(msg)),
+                rhai::Dynamic::from(crate::script::value::HostError::new(msg)),
                 pos,
             ))
         })?;
