@@ -85,14 +85,8 @@ fn check_package(project: &Project, ruleset: &Ruleset) -> Result<usize, Error> {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     for path in ruleset.script_paths() {
-        let compiled = read_file(&path).and_then(|text| {
-            let name = path.display().to_string();
-            sources.insert(&name, &text);
-            engine
-                .compile(&text)
-                .map(|_| ())
-                .map_err(|e| sources.parse_error(&name, &e))
-        });
+        let compiled = read_file(&path)
+            .and_then(|text| sources.compile(&engine, &path.display().to_string(), &text));
         if let Err(e) = compiled {
             problems.push(e);
         }
@@ -191,11 +185,7 @@ fn check_file(project: &Project, file: &Path) -> Result<Checked, Error> {
             Vec::new(),
             Default::default(),
         );
-        let ast = engine.compile(&text).map_err(|e| {
-            let mut sources = Sources::default();
-            sources.insert(&name, &text);
-            sources.parse_error(&name, &e)
-        })?;
+        let ast = Sources::default().compile(&engine, &name, &text)?;
         return Ok(Checked::Script {
             functions: ast.iter_functions().count(),
         });

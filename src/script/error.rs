@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use rhai::{EvalAltResult, ParseError, Position};
+use rhai::{AST, Engine, EvalAltResult, ParseError, Position};
 
 use crate::error::{Error, ScriptDiagnostic, line_col_to_byte, place};
 use crate::script::engine::{Limits, OUT_OF_TIME};
@@ -31,6 +31,18 @@ impl Sources {
     /// Remembers a script's text.
     pub fn insert(&mut self, name: &str, text: &str) {
         self.texts.insert(name.to_string(), text.to_string());
+    }
+
+    /// Compiles a script's text as `name`: every script (rules, abilities, house rules,
+    /// `check`) is compiled here. The text is kept for diagnostics, the AST named after the
+    /// script, and a syntax error made a diagnostic at its line and column.
+    pub fn compile(&mut self, engine: &Engine, name: &str, text: &str) -> Result<AST, Error> {
+        self.insert(name, text);
+        let mut ast = engine
+            .compile(text)
+            .map_err(|e| self.parse_error(name, &e))?;
+        ast.set_source(name);
+        Ok(ast)
     }
 
     /// Records that `source` defines a function.

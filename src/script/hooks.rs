@@ -83,11 +83,7 @@ impl Abilities {
                 .unwrap_or(path)
                 .display()
                 .to_string();
-            sources.insert(&source, &text);
-            let mut ast = engine
-                .compile(&text)
-                .map_err(|e| sources.parse_error(&source, &e))?;
-            ast.set_source(source.as_str());
+            let ast = sources.compile(engine, &source, &text)?;
             let meta: Dynamic = engine
                 .call_fn_with_options(
                     CallFnOptions::new().eval_ast(false),

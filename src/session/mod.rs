@@ -232,12 +232,7 @@ impl Session {
             .unwrap_or(path)
             .display()
             .to_string();
-        self.sources.insert(&name, &text);
-        let mut ast = self
-            .engine
-            .compile(&text)
-            .map_err(|e| self.sources.parse_error(&name, &e))?;
-        ast.set_source(name.as_str());
+        let ast = self.sources.compile(&self.engine, &name, &text)?;
         self.run_guarded(&name, true, |engine, scope| {
             engine.run_ast_with_scope(scope, &ast)
         })?;
