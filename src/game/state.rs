@@ -93,6 +93,60 @@ struct Recorded {
     bytes: usize,
 }
 
+/// Why a change to the game is refused: a script's bug or a rule's mistake, said in the
+/// players' terms.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum StateError {
+    /// A unit handle that is not one of this game's.
+    #[error("that unit is not in this game")]
+    NoUnit,
+    /// A move to a place that is not a point (NaN, infinite).
+    #[error("cannot move to {0}: not a point on the table")]
+    NotAPoint(Point),
+    /// A facing that is not a finite number.
+    #[error("a facing must be a finite number of degrees")]
+    BadFacing,
+    /// A name longer than [`MAX_NAME`].
+    #[error("a name has at most {MAX_NAME} characters")]
+    NameTooLong,
+    /// A side this game does not have.
+    #[error("unknown side `{side}`{}", suggestion.as_ref().map(|s| format!("; did you mean `{s}`?")).unwrap_or_default())]
+    UnknownSide {
+        /// The side named.
+        side: String,
+        /// The closest side's id, if one is close.
+        suggestion: Option<String>,
+    },
+    /// A new unit with an id the game already has.
+    #[error("two units have the id `{0}`")]
+    DuplicateId(String),
+    /// Taking out of play a unit that is already out.
+    #[error("`{0}` is already out of play")]
+    OutOfPlay(String),
+    /// A deck this game does not have.
+    #[error("no deck called `{name}`{}", if *none { ": this game has no decks".to_string() } else { suggestion.as_ref().map(|s| format!("; did you mean `{s}`?")).unwrap_or_default() })]
+    NoDeck {
+        /// The deck named.
+        name: String,
+        /// The closest deck's name, if one is close.
+        suggestion: Option<String>,
+        /// Whether the game has no decks at all.
+        none: bool,
+    },
+    /// Drawing no cards.
+    #[error("draw at least one card")]
+    NoCards,
+    /// A deck refusing a draw (empty, say).
+    #[error(transparent)]
+    Cards(#[from] CardError),
+}
+
+impl From<StateError> for String {
+    fn from(e: StateError) -> String {
+        e.to_string()
+    }
+}
+
 /// What [`GameState::rewind`] undid, to do it again: the changes (newest first, each as the
 /// change that redoes it), the events and the generator as they were.
 #[derive(Clone, Debug)]
@@ -373,16 +427,16 @@ impl GameState {
     }
 
     /// The unit at an index (handles from scripts are indices).
-    pub fn unit(&self, idx: usize) -> Result<&Unit, String> {
+    pub fn unit(&self, idx: usize) -> Result<&Unit, StateError> {
         self.battlefield
             .get(idx)
-            .ok_or_else(|| "that unit is not in this game".to_string())
+            .ok_or(StateError::NoUnit)
     }
 
-    fn unit_mut(&mut self, idx: usize) -> Result<&mut Unit, String> {
+    fn unit_mut(&mut self, idx: usize) -> Result<&mut Unit, StateError> {
         self.battlefield
             .get_mut(idx)
-            .ok_or_else(|| "that unit is not in this game".to_string())
+            .ok_or(StateError::NoUnit)
     }
 
     fn id(&self, idx: usize) -> String {
@@ -425,9 +479,9 @@ impl GameState {
     }
 
     /// Moves a unit, logging the distance.
-    pub fn move_unit(&mut self, idx: usize, to: Point) -> Result<(), String> {
+    pub fn move_unit(&mut self, idx: usize, to: Point) -> Result<(), StateError> {
         if !(to.x.is_finite() && to.y.is_finite()) {
-            return Err(format!("cannot move to {to}: not a point on the table"));
+            return Err(StateError::NotAPoint(to));
         }
         let unit = self.unit_mut(idx)?;
         let from = unit.pos;
@@ -444,9 +498,9 @@ impl GameState {
     }
 
     /// Turns a unit to a facing (degrees clockwise from north).
-    pub fn face(&mut self, idx: usize, facing: f64) -> Result<(), String> {
+    pub fn face(&mut self, idx: usize, facing: f64) -> Result<(), StateError> {
         if !facing.is_finite() {
-            return Err("a facing must be a finite number of degrees".into());
+            return Err(StateError::BadFacing);
         }
         let to = normalize_degrees(facing);
         let unit = self.unit_mut(idx)?;
@@ -474,7 +528,7 @@ impl GameState {
     }
 
     /// Sets the hits a unit has taken.
-    pub fn set_hits(&mut self, idx: usize, hits: i64) -> Result<(), String> {
+    pub fn set_hits(&mut self, idx: usize, hits: i64) -> Result<(), StateError> {
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.hits, hits);
         self.remember(Undo::Hits(idx, from));
@@ -483,7 +537,7 @@ impl GameState {
     }
 
     /// Sets the stands (or figures) a unit has left.
-    pub fn set_stands(&mut self, idx: usize, stands: i64) -> Result<(), String> {
+    pub fn set_stands(&mut self, idx: usize, stands: i64) -> Result<(), StateError> {
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.stands, stands);
         self.remember(Undo::Stands(idx, from));
@@ -492,7 +546,7 @@ impl GameState {
     }
 
     /// Sets one of a unit's stats.
-    pub fn set_stat(&mut self, idx: usize, name: &str, value: Stat) -> Result<(), String> {
+    pub fn set_stat(&mut self, idx: usize, name: &str, value: Stat) -> Result<(), StateError> {
         let unit = self.unit_mut(idx)?;
         let from = unit.stats.insert(name.to_string(), value.clone());
         // Remembered, so counted against the action's limits even when nothing is logged.
@@ -502,9 +556,9 @@ impl GameState {
     }
 
     /// Renames a unit.
-    pub fn set_name(&mut self, idx: usize, name: &str) -> Result<(), String> {
+    pub fn set_name(&mut self, idx: usize, name: &str) -> Result<(), StateError> {
         if name.chars().count() > MAX_NAME {
-            return Err(format!("a name has at most {MAX_NAME} characters"));
+            return Err(StateError::NameTooLong);
         }
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.name, name.to_string());
@@ -515,23 +569,22 @@ impl GameState {
 
     /// Puts a new unit on the table during the game (a rider thrown from a dying elephant, a
     /// charioteer stepping down); its id must be new.
-    pub fn spawn(&mut self, unit: Unit) -> Result<usize, String> {
-        if !self.sides.iter().any(|s| s.id == unit.side) {
-            return Err(format!("unknown side `{}`", unit.side));
-        }
+    pub fn spawn(&mut self, unit: Unit) -> Result<usize, StateError> {
+        self.check_side(&unit.side)?;
         let id = unit.id.clone();
         let at = unit.pos;
-        let idx = self.battlefield.add_unit(unit)?;
+        let idx = self
+            .battlefield
+            .add_unit(unit)
+            .map_err(|_| StateError::DuplicateId(id.clone()))?;
         self.remember(Undo::Spawn);
         self.emit(Event::Spawn { unit: id, at });
         Ok(idx)
     }
 
     /// Moves a unit to another side (a captured chariot, a turncoat).
-    pub fn set_side(&mut self, idx: usize, side: &str) -> Result<(), String> {
-        if !self.sides.iter().any(|s| s.id == side) {
-            return Err(format!("unknown side `{side}`"));
-        }
+    pub fn set_side(&mut self, idx: usize, side: &str) -> Result<(), StateError> {
+        self.check_side(side)?;
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.side, side.to_string());
         self.remember(Undo::Side(idx, from.clone()));
@@ -540,7 +593,7 @@ impl GameState {
     }
 
     /// Puts a status tag on a unit (or takes it off).
-    pub fn set_tag(&mut self, idx: usize, tag: &str, on: bool) -> Result<(), String> {
+    pub fn set_tag(&mut self, idx: usize, tag: &str, on: bool) -> Result<(), StateError> {
         let unit = self.unit_mut(idx)?;
         let changed = if on {
             unit.tags.insert(tag.to_string())
@@ -564,7 +617,7 @@ impl GameState {
     }
 
     /// Sets or clears a unit's membership of a kind of group.
-    pub fn set_group(&mut self, idx: usize, kind: &str, name: Option<&str>) -> Result<(), String> {
+    pub fn set_group(&mut self, idx: usize, kind: &str, name: Option<&str>) -> Result<(), StateError> {
         let unit = self.unit_mut(idx)?;
         let from = match name {
             Some(n) => unit.groups.insert(kind.into(), n.into()),
@@ -578,10 +631,10 @@ impl GameState {
     }
 
     /// Takes a unit out of play.
-    pub fn remove(&mut self, idx: usize, reason: &str) -> Result<(), String> {
+    pub fn remove(&mut self, idx: usize, reason: &str) -> Result<(), StateError> {
         let unit = self.unit_mut(idx)?;
         if !unit.in_play {
-            return Err(format!("`{}` is already out of play", unit.id));
+            return Err(StateError::OutOfPlay(unit.id.clone()));
         }
         unit.in_play = false;
         let unit = unit.id.clone();
@@ -594,7 +647,7 @@ impl GameState {
     }
 
     /// Brings a unit back into play.
-    pub fn restore(&mut self, idx: usize) -> Result<(), String> {
+    pub fn restore(&mut self, idx: usize) -> Result<(), StateError> {
         let unit = self.unit_mut(idx)?;
         if unit.in_play {
             return Ok(());
@@ -607,14 +660,8 @@ impl GameState {
     }
 
     /// Sets the turn number and the side to play.
-    pub fn set_turn(&mut self, turn: i64, side: &str) -> Result<(), String> {
-        if !self.sides.iter().any(|s| s.id == side) {
-            let ids: Vec<&str> = self.sides.iter().map(|s| s.id.as_str()).collect();
-            return Err(format!(
-                "unknown side `{side}`{}",
-                crate::host::suggest::suggestion_suffix(side, ids)
-            ));
-        }
+    pub fn set_turn(&mut self, turn: i64, side: &str) -> Result<(), StateError> {
+        self.check_side(side)?;
         self.remember(Undo::Turn(
             self.turn,
             self.active_side.clone(),
@@ -642,29 +689,39 @@ impl GameState {
     }
 
     /// A deck by name.
-    pub fn deck(&self, name: &str) -> Result<&Deck, String> {
+    pub fn deck(&self, name: &str) -> Result<&Deck, StateError> {
         self.decks.get(name).ok_or_else(|| self.no_deck(name))
     }
 
-    fn deck_mut(&mut self, name: &str) -> Result<&mut Deck, String> {
+    fn deck_mut(&mut self, name: &str) -> Result<&mut Deck, StateError> {
         if !self.decks.contains_key(name) {
             return Err(self.no_deck(name));
         }
         Ok(self.decks.get_mut(name).expect("checked above"))
     }
 
-    fn no_deck(&self, name: &str) -> String {
-        if self.decks.is_empty() {
-            format!("no deck called `{name}`: this game has no decks")
-        } else {
-            format!(
-                "no deck called `{name}`{}",
-                crate::host::suggest::suggestion_suffix(
-                    name,
-                    self.decks.keys().map(String::as_str)
-                )
+    fn no_deck(&self, name: &str) -> StateError {
+        StateError::NoDeck {
+            name: name.to_string(),
+            suggestion: crate::host::suggest::did_you_mean(
+                name,
+                self.decks.keys().map(String::as_str),
             )
+            .map(str::to_string),
+            none: self.decks.is_empty(),
         }
+    }
+
+    /// A side of this game, or an error naming the sides.
+    fn check_side(&self, side: &str) -> Result<(), StateError> {
+        if self.sides.iter().any(|s| s.id == side) {
+            return Ok(());
+        }
+        let ids = self.sides.iter().map(|s| s.id.as_str());
+        Err(StateError::UnknownSide {
+            side: side.to_string(),
+            suggestion: crate::host::suggest::did_you_mean(side, ids).map(str::to_string),
+        })
     }
 
     /// Adds (or replaces) a deck.
@@ -678,7 +735,7 @@ impl GameState {
     }
 
     /// Shuffles a deck's draw pile.
-    pub fn shuffle(&mut self, name: &str) -> Result<(), String> {
+    pub fn shuffle(&mut self, name: &str) -> Result<(), StateError> {
         self.deck(name)?;
         self.save_deck(name);
         let GameState { decks, rng, .. } = self;
@@ -691,7 +748,7 @@ impl GameState {
     }
 
     /// Shuffles a deck's discards back into it.
-    pub fn reshuffle(&mut self, name: &str) -> Result<(), String> {
+    pub fn reshuffle(&mut self, name: &str) -> Result<(), StateError> {
         self.deck(name)?;
         self.save_deck(name);
         let GameState { decks, rng, .. } = self;
@@ -704,9 +761,9 @@ impl GameState {
     }
 
     /// Draws `n` cards (all or none).
-    pub fn draw(&mut self, name: &str, n: usize) -> Result<Vec<Card>, String> {
+    pub fn draw(&mut self, name: &str, n: usize) -> Result<Vec<Card>, StateError> {
         if n == 0 {
-            return Err("draw at least one card".into());
+            return Err(StateError::NoCards);
         }
         self.deck(name)?;
         self.save_deck(name);
@@ -717,7 +774,7 @@ impl GameState {
         } else {
             deck.draw_n(n)
         };
-        let cards = drawn.map_err(|e: CardError| e.to_string())?;
+        let cards = drawn.map_err(StateError::Cards)?;
         self.emit(Event::Draw {
             deck: name.into(),
             cards: cards.iter().map(Card::to_string).collect(),
@@ -726,7 +783,7 @@ impl GameState {
     }
 
     /// Puts a card on a deck's discards.
-    pub fn discard(&mut self, name: &str, card: Card) -> Result<(), String> {
+    pub fn discard(&mut self, name: &str, card: Card) -> Result<(), StateError> {
         self.deck(name)?;
         self.save_deck(name);
         self.deck_mut(name)?.discard(card);

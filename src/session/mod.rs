@@ -934,7 +934,7 @@ impl Session {
     }
 
     /// Draws cards from one of the game's decks and logs them.
-    pub fn draw(&mut self, deck: &str, n: usize) -> Result<Vec<crate::host::cards::Card>, String> {
+    pub fn draw(&mut self, deck: &str, n: usize) -> Result<Vec<crate::host::cards::Card>, crate::game::state::StateError> {
         self.state.borrow_mut().draw(deck, n)
     }
 
