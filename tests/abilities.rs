@@ -97,9 +97,11 @@ legionary wins 4 to 3: viking is blocked until your next turn
     assert_eq!(
         after(&out, ":explain"),
         "\
+melee reach for viking: 2 (heavy infantry) = 2
 rear beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45
 attack dice for viking: 1 (heavy infantry) = 1
 defend dice for legionary: 2 (heavy infantry) +1 testudo = 3
+melee won for viking: false (heavy infantry) = false
 misses allowed for viking: 1 (heavy infantry) = 1
 "
     );
@@ -212,7 +214,8 @@ fn testudo_widens_the_flanks_to_45_degrees() {
         let explain = after(&with, ":explain");
         assert!(
             explain.starts_with(
-                "rear beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45\n"
+                "melee reach for viking: 2 (heavy infantry) = 2\n\
+                 rear beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45\n"
             ),
             "{explain}"
         );
@@ -743,9 +746,11 @@ eques wins 3 to 0: viking is killed
         after(&out, ":explain"),
         "\
 move allowance for eques: 18 (light cavalry) set to 24 by charge = 24
+melee reach for eques: 2 (light cavalry) = 2
 rear beyond for viking: 90 (heavy infantry) = 90
 attack dice for eques: 1 (light cavalry) +1 charge = 2
 defend dice for viking: 0 (heavy infantry) = 0
+melee won for eques: true (light cavalry) = true
 "
     );
 }
@@ -1299,9 +1304,11 @@ viking (Heavy infantry) attacks legionary (Heavy infantry)
   legionary defends with 3 dice: 3d6kh1 [~1, 4, ~2] = 4
 legionary wins 4 to 3: viking is blocked until your next turn
   viking is tagged `blocked`
+  [explain] melee reach for viking: 2 (heavy infantry) = 2
   [explain] rear beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45
   [explain] attack dice for viking: 1 (heavy infantry) = 1
   [explain] defend dice for legionary: 2 (heavy infantry) +1 testudo = 3
+  [explain] melee won for viking: false (heavy infantry) = false
   [explain] misses allowed for viking: 1 (heavy infantry) = 1
 "
     );
@@ -1335,9 +1342,11 @@ fn prompt_explain_lists_the_dice_of_the_last_melee() {
     assert_eq!(
         after_last(&out, ":explain"),
         "\
+melee reach for viking: 2 (heavy infantry) = 2
 rear beyond for legionary: 90 (heavy infantry) = 90
 attack dice for viking: 3 (heavy infantry) = 3
 defend dice for legionary: 2 (heavy infantry) = 2
+melee won for viking: true (heavy infantry) = true
 "
     );
 }

@@ -180,3 +180,28 @@ fn help_lists_no_closures() {
     out.stdout_has(&["pick side"]);
     out.stdout_lacks("anon$");
 }
+
+// Guards that who wins a tie is a hook: ties to the defender leave the attacker's one die
+// beating the best of two only when higher, sum((a - 1)^2, a = 1..6) / 216 = 55/216.
+#[test]
+fn melee_won_is_a_hook_a_house_rule_answers() {
+    let game = wood_game();
+    game.write(
+        "ties_to_defender.rhai",
+        "fn melee_won(won, info) {\n    if info.attack_die == info.defend_die { false } else { won }\n}\n",
+    );
+    let out = game.sandtable(
+        &[
+            "odds",
+            "--action",
+            "melee legionary viking",
+            "--scenario",
+            "game.yaml",
+            "--with",
+            "ties_to_defender.rhai",
+        ],
+        None,
+    );
+    out.expect_code(0);
+    out.stdout_has(&["55/216", "viking removed"]);
+}

@@ -428,15 +428,11 @@ impl GameState {
 
     /// The unit at an index (handles from scripts are indices).
     pub fn unit(&self, idx: usize) -> Result<&Unit, StateError> {
-        self.battlefield
-            .get(idx)
-            .ok_or(StateError::NoUnit)
+        self.battlefield.get(idx).ok_or(StateError::NoUnit)
     }
 
     fn unit_mut(&mut self, idx: usize) -> Result<&mut Unit, StateError> {
-        self.battlefield
-            .get_mut(idx)
-            .ok_or(StateError::NoUnit)
+        self.battlefield.get_mut(idx).ok_or(StateError::NoUnit)
     }
 
     fn id(&self, idx: usize) -> String {
@@ -617,7 +613,12 @@ impl GameState {
     }
 
     /// Sets or clears a unit's membership of a kind of group.
-    pub fn set_group(&mut self, idx: usize, kind: &str, name: Option<&str>) -> Result<(), StateError> {
+    pub fn set_group(
+        &mut self,
+        idx: usize,
+        kind: &str,
+        name: Option<&str>,
+    ) -> Result<(), StateError> {
         let unit = self.unit_mut(idx)?;
         let from = match name {
             Some(n) => unit.groups.insert(kind.into(), n.into()),

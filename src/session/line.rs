@@ -363,7 +363,15 @@ impl Session {
             }
             Line::Draw { deck, n } => {
                 self.draw(&deck.text, *n).map_err(|m| {
-                    line_error(origin, line, deck.start, deck.len, m.to_string(), "this deck", None)
+                    line_error(
+                        origin,
+                        line,
+                        deck.start,
+                        deck.len,
+                        m.to_string(),
+                        "this deck",
+                        None,
+                    )
                 })?;
                 Ok(Dynamic::UNIT)
             }

@@ -177,6 +177,22 @@ impl Session {
         for path in session.scenario.ruleset.script_paths() {
             session.load_script(project, &path, false)?;
         }
+        // A hook is asked by name: a rule function of the same name would be taken for it
+        // in a house rule.
+        let declared = &session.scenario.ruleset.file.hooks;
+        if let Some(f) = session
+            .ast
+            .iter_functions()
+            .find(|f| declared.contains_key(f.name))
+        {
+            return Err(Error::other(
+                format!(
+                    "the ruleset `{}` defines a function `{}`, which is also the name of one of its hooks",
+                    session.scenario.ruleset.id, f.name
+                ),
+                Some("rename the function, or the hook in `hooks:` of its ruleset.yaml".into()),
+            ));
+        }
         let mut house_rules = Vec::new();
         for path in session.scenario.house_rules.clone() {
             house_rules.extend(session.load_script(project, &path, true)?);
@@ -934,7 +950,11 @@ impl Session {
     }
 
     /// Draws cards from one of the game's decks and logs them.
-    pub fn draw(&mut self, deck: &str, n: usize) -> Result<Vec<crate::host::cards::Card>, crate::game::state::StateError> {
+    pub fn draw(
+        &mut self,
+        deck: &str,
+        n: usize,
+    ) -> Result<Vec<crate::host::cards::Card>, crate::game::state::StateError> {
         self.state.borrow_mut().draw(deck, n)
     }
 
