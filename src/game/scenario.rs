@@ -603,7 +603,7 @@ impl Builder<'_> {
 
     fn terrain(&self, index: usize, t: &TerrainSpec) -> Result<Feature, Error> {
         let kind = TerrainKind::parse(&t.kind.value, t.slope.as_deref())
-            .map_err(|e| self.error(&t.kind, e, "this terrain", None))?;
+            .map_err(|e| self.error(&t.kind, e.to_string(), "this terrain", None))?;
         let mut shapes = Vec::new();
         if let Some(p) = &t.polygon {
             shapes.push(Shape::Polygon(p.clone()));
@@ -651,7 +651,7 @@ impl Builder<'_> {
         }
         shape
             .validate()
-            .map_err(|e| self.error(&t.kind, e, "this feature", None))?;
+            .map_err(|e| self.error(&t.kind, e.to_string(), "this feature", None))?;
         let name = t
             .name
             .clone()
@@ -738,7 +738,7 @@ impl Builder<'_> {
         }
         let base = spec.base.unwrap_or_else(|| ruleset.base_of(troop));
         base.validate()
-            .map_err(|e| self.error(&spec.id, e, "this unit's base", None))?;
+            .map_err(|e| self.error(&spec.id, e.to_string(), "this unit's base", None))?;
         let facing = spec.facing.unwrap_or(0.0);
         let spacing = spec.spacing.unwrap_or_else(|| frontage(&base) + 0.5);
         if !facing.is_finite()

@@ -177,7 +177,7 @@ impl Base {
     }
 
     /// Checks that every size is finite and positive.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ShapeError> {
         match *self {
             Base::Round { diameter } => positive("round base diameter", diameter),
             Base::Rect { width, depth } => {
@@ -195,14 +195,82 @@ impl Base {
     }
 }
 
+/// Why a base, a terrain feature or a grid cannot be laid on the table.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ShapeError {
+    /// A size that is not a finite, positive number of inches.
+    #[error("{what} must be a positive number of inches, got {value}")]
+    NotPositive {
+        /// What the size is of: `base width`.
+        what: &'static str,
+        /// The size given.
+        value: f64,
+    },
+    /// A point with a coordinate that is not finite.
+    #[error("{what} must be finite, got ({}, {})", point.x, point.y)]
+    NotFinite {
+        /// What the point is: `polygon point`.
+        what: &'static str,
+        /// The point given.
+        point: Point,
+    },
+    /// A polygon or line with too few points.
+    #[error("{what} needs at least {needed} points, got {got}")]
+    TooFewPoints {
+        /// `polygon` or `line`.
+        what: &'static str,
+        /// How many it needs.
+        needed: usize,
+        /// How many it has.
+        got: usize,
+    },
+    /// A polygon whose points lie on one line.
+    #[error("polygon has no area: its points lie on one line")]
+    NoArea,
+    /// A grid without a column or a row.
+    #[error("a grid needs at least one column and row, got {columns} by {rows}")]
+    EmptyGrid {
+        /// Its columns.
+        columns: u32,
+        /// Its rows.
+        rows: u32,
+    },
+    /// A grid with more columns or rows than an area can number.
+    #[error("a grid can have at most {} columns and rows", i32::MAX)]
+    GridTooLarge,
+    /// A slope that is not gentle, steep or rocky.
+    #[error("unknown slope `{0}`: expected gentle, steep or rocky")]
+    UnknownSlope(String),
+    /// A terrain kind the host does not know.
+    #[error("unknown terrain kind `{kind}`: expected one of {expected}")]
+    UnknownKind {
+        /// The kind given.
+        kind: String,
+        /// The kinds there are.
+        expected: String,
+    },
+    /// A slope given to terrain that is not a hill.
+    #[error("only hills have a slope, but {kind} was given slope `{slope}`")]
+    SlopeOffHill {
+        /// The kind given.
+        kind: String,
+        /// The slope given.
+        slope: String,
+    },
+}
+
+impl From<ShapeError> for String {
+    fn from(e: ShapeError) -> String {
+        e.to_string()
+    }
+}
+
 /// Ok when `value` is a finite, positive size; otherwise an error naming `what`.
-pub(crate) fn positive(what: &str, value: f64) -> Result<(), String> {
+pub(crate) fn positive(what: &'static str, value: f64) -> Result<(), ShapeError> {
     if value.is_finite() && value > 0.0 {
         Ok(())
     } else {
-        Err(format!(
-            "{what} must be a positive number of inches, got {value}"
-        ))
+        Err(ShapeError::NotPositive { what, value })
     }
 }
 
@@ -625,7 +693,10 @@ mod tests {
 
     #[test]
     fn validate_rejects_zero_negative_and_nan_sizes() {
-        let zero = Base::Round { diameter: 0.0 }.validate().unwrap_err();
+        let zero = Base::Round { diameter: 0.0 }
+            .validate()
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             zero,
             "round base diameter must be a positive number of inches, got 0"
@@ -634,12 +705,23 @@ mod tests {
             width: 1.0,
             depth: -2.0,
         };
-        assert!(negative.validate().unwrap_err().starts_with("base depth"));
+        assert!(
+            negative
+                .validate()
+                .unwrap_err()
+                .to_string()
+                .starts_with("base depth")
+        );
         let nan = Base::Rect {
             width: f64::NAN,
             depth: 2.0,
         };
-        assert!(nan.validate().unwrap_err().starts_with("base width"));
+        assert!(
+            nan.validate()
+                .unwrap_err()
+                .to_string()
+                .starts_with("base width")
+        );
     }
 
     /// A map value that deserialises as a number, or as `Some(number)` for an option: the
@@ -697,21 +779,25 @@ mod tests {
         assert!(
             base_from(&[("radius", 1.0)])
                 .unwrap_err()
+                .to_string()
                 .contains("radius")
         );
         assert!(
             base_from(&[("round", 1.0), ("width", 2.0)])
                 .unwrap_err()
+                .to_string()
                 .contains("only `round`")
         );
         assert!(
             base_from(&[("width", 2.0)])
                 .unwrap_err()
+                .to_string()
                 .contains("`width` and `depth`")
         );
         assert!(
             base_from(&[("round", -1.0)])
                 .unwrap_err()
+                .to_string()
                 .contains("must be a positive")
         );
     }

@@ -7,7 +7,7 @@
 //! columns grow east and rows grow north. Distances in areas are Chebyshev: a diagonal
 //! step counts 1, like an orthogonal one.
 
-use crate::host::geometry::{Point, angle_off, positive};
+use crate::host::geometry::{Point, ShapeError, angle_off, positive};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -78,18 +78,15 @@ const NEIGHBOUR_STEPS: [(i32, i32); 8] = [
 impl Grid {
     /// Checks there is at least one column and row, no more than an [`Area`] can number,
     /// and the area size is positive.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ShapeError> {
         if self.columns == 0 || self.rows == 0 {
-            return Err(format!(
-                "a grid needs at least one column and row, got {} by {}",
-                self.columns, self.rows
-            ));
+            return Err(ShapeError::EmptyGrid {
+                columns: self.columns,
+                rows: self.rows,
+            });
         }
         if i32::try_from(self.columns.max(self.rows)).is_err() {
-            return Err(format!(
-                "a grid can have at most {} columns and rows",
-                i32::MAX
-            ));
+            return Err(ShapeError::GridTooLarge);
         }
         positive("grid area", self.area)
     }
@@ -248,7 +245,7 @@ mod tests {
             ..tin_army()
         };
         assert_eq!(
-            empty.validate(),
+            empty.validate().map_err(|e| e.to_string()),
             Err("a grid needs at least one column and row, got 0 by 4".into())
         );
         let negative = Grid {
@@ -256,7 +253,7 @@ mod tests {
             ..tin_army()
         };
         assert_eq!(
-            negative.validate(),
+            negative.validate().map_err(|e| e.to_string()),
             Err("grid area must be a positive number of inches, got -12".into())
         );
         let nan = Grid {
@@ -268,7 +265,7 @@ mod tests {
             rows: u32::MAX,
             ..tin_army()
         };
-        assert!(huge.validate().unwrap_err().contains("at most"));
+        assert!(huge.validate().unwrap_err().to_string().contains("at most"));
     }
 
     #[test]

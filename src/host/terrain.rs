@@ -11,7 +11,9 @@
 //! and `slope` as snake_case strings (see [`TerrainKind::parse`]) and `blocks_sight`
 //! defaulting to the kind's default.
 
-use crate::host::geometry::{Point, edges, point_in_polygon, point_segment_distance, positive};
+use crate::host::geometry::{
+    Point, ShapeError, edges, point_in_polygon, point_segment_distance, positive,
+};
 use serde::{Deserialize, Serialize};
 
 /// Slack on segment parameters, so a path through a vertex meets both edges.
@@ -42,11 +44,11 @@ impl Slope {
     }
 
     /// The slope called `name`.
-    pub fn parse(name: &str) -> Result<Slope, String> {
+    pub fn parse(name: &str) -> Result<Slope, ShapeError> {
         Slope::ALL
             .into_iter()
             .find(|s| s.name() == name)
-            .ok_or_else(|| format!("unknown slope `{name}`: expected gentle, steep or rocky"))
+            .ok_or_else(|| ShapeError::UnknownSlope(name.to_string()))
     }
 }
 
@@ -104,7 +106,7 @@ impl TerrainKind {
 
     /// The kind named `kind`, with `slope` for hills (gentle when absent). A slope on any
     /// other kind is an error, as is an unknown name.
-    pub fn parse(kind: &str, slope: Option<&str>) -> Result<TerrainKind, String> {
+    pub fn parse(kind: &str, slope: Option<&str>) -> Result<TerrainKind, ShapeError> {
         let parsed = match kind {
             "woods" => TerrainKind::Woods,
             "hill" => {
@@ -118,16 +120,17 @@ impl TerrainKind {
             "linear_obstacle" => TerrainKind::LinearObstacle,
             "fortification" => TerrainKind::Fortification,
             _ => {
-                return Err(format!(
-                    "unknown terrain kind `{kind}`: expected one of {}",
-                    KIND_NAMES.join(", ")
-                ));
+                return Err(ShapeError::UnknownKind {
+                    kind: kind.to_string(),
+                    expected: KIND_NAMES.join(", "),
+                });
             }
         };
         match slope {
-            Some(slope) => Err(format!(
-                "only hills have a slope, but {kind} was given slope `{slope}`"
-            )),
+            Some(slope) => Err(ShapeError::SlopeOffHill {
+                kind: kind.to_string(),
+                slope: slope.to_string(),
+            }),
             None => Ok(parsed),
         }
     }
@@ -227,7 +230,7 @@ impl Shape {
 
     /// Checks the shape is usable: a polygon needs 3 points and some area, a line 2
     /// points, every coordinate finite and every size positive.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ShapeError> {
         match self {
             Shape::Polygon(points) => validate_polygon(points),
             Shape::Rect { x, y, width, depth } => {
@@ -250,7 +253,7 @@ impl Shape {
     }
 }
 
-fn validate_polygon(points: &[Point]) -> Result<(), String> {
+fn validate_polygon(points: &[Point]) -> Result<(), ShapeError> {
     enough_points("polygon", points, 3)?;
     points
         .iter()
@@ -258,26 +261,27 @@ fn validate_polygon(points: &[Point]) -> Result<(), String> {
     // shoelace: twice the signed area, zero when every point is on one line
     let twice_area: f64 = edges(points).map(|(a, b)| a.cross(b)).sum();
     if twice_area == 0.0 {
-        return Err("polygon has no area: its points lie on one line".into());
+        return Err(ShapeError::NoArea);
     }
     Ok(())
 }
 
-fn enough_points(what: &str, points: &[Point], needed: usize) -> Result<(), String> {
+fn enough_points(what: &'static str, points: &[Point], needed: usize) -> Result<(), ShapeError> {
     if points.len() < needed {
-        return Err(format!(
-            "{what} needs at least {needed} points, got {}",
-            points.len()
-        ));
+        return Err(ShapeError::TooFewPoints {
+            what,
+            needed,
+            got: points.len(),
+        });
     }
     Ok(())
 }
 
-fn finite_point(what: &str, p: Point) -> Result<(), String> {
-    if p.is_finite() {
+fn finite_point(what: &'static str, point: Point) -> Result<(), ShapeError> {
+    if point.is_finite() {
         Ok(())
     } else {
-        Err(format!("{what} must be finite, got ({}, {})", p.x, p.y))
+        Err(ShapeError::NotFinite { what, point })
     }
 }
 
@@ -582,18 +586,22 @@ mod tests {
 
     #[test]
     fn parse_rejects_slopes_off_hills_and_unknown_names() {
-        let off_hill = TerrainKind::parse("woods", Some("steep")).unwrap_err();
+        let off_hill = TerrainKind::parse("woods", Some("steep"))
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             off_hill,
             "only hills have a slope, but woods was given slope `steep`"
         );
-        let unknown = TerrainKind::parse("forest", None).unwrap_err();
+        let unknown = TerrainKind::parse("forest", None).unwrap_err().to_string();
         assert_eq!(
             unknown,
             "unknown terrain kind `forest`: expected one of woods, hill, town, road, \
              stream, linear_obstacle, fortification"
         );
-        let slope = TerrainKind::parse("hill", Some("sheer")).unwrap_err();
+        let slope = TerrainKind::parse("hill", Some("sheer"))
+            .unwrap_err()
+            .to_string();
         assert!(slope.contains("unknown slope `sheer`"), "{slope}");
     }
 
@@ -765,29 +773,33 @@ mod tests {
     fn validate_rejects_too_few_points_and_bad_sizes() {
         let two = Shape::Polygon(vec![p(0.0, 0.0), p(1.0, 0.0)]);
         assert_eq!(
-            two.validate(),
+            two.validate().map_err(|e| e.to_string()),
             Err("polygon needs at least 3 points, got 2".into())
         );
         let flat = Shape::Polygon(vec![p(0.0, 0.0), p(1.0, 1.0), p(2.0, 2.0)]);
-        assert!(flat.validate().unwrap_err().contains("no area"));
+        assert!(flat.validate().unwrap_err().to_string().contains("no area"));
         assert_eq!(
-            line(&[(0.0, 0.0)], 1.0).validate(),
+            line(&[(0.0, 0.0)], 1.0)
+                .validate()
+                .map_err(|e| e.to_string()),
             Err("line needs at least 2 points, got 1".into())
         );
         assert_eq!(
-            circle(0.0, 0.0, -1.0).validate(),
+            circle(0.0, 0.0, -1.0).validate().map_err(|e| e.to_string()),
             Err("circle radius must be a positive number of inches, got -1".into())
         );
         assert!(
             rect(0.0, 0.0, f64::NAN, 1.0)
                 .validate()
                 .unwrap_err()
+                .to_string()
                 .contains("rect width")
         );
         assert!(
             circle(f64::INFINITY, 0.0, 1.0)
                 .validate()
                 .unwrap_err()
+                .to_string()
                 .contains("centre")
         );
     }
@@ -833,12 +845,16 @@ mod tests {
             shape,
             blocks_sight: Some(false),
         };
-        let bad_kind = Feature::try_from(spec("forest", circle(0.0, 0.0, 1.0))).unwrap_err();
+        let bad_kind = Feature::try_from(spec("forest", circle(0.0, 0.0, 1.0)))
+            .unwrap_err()
+            .to_string();
         assert!(
             bad_kind.starts_with("terrain `copse`: unknown terrain kind"),
             "{bad_kind}"
         );
-        let bad_shape = Feature::try_from(spec("woods", circle(0.0, 0.0, 0.0))).unwrap_err();
+        let bad_shape = Feature::try_from(spec("woods", circle(0.0, 0.0, 0.0)))
+            .unwrap_err()
+            .to_string();
         assert!(
             bad_shape.starts_with("terrain `copse`: circle radius"),
             "{bad_shape}"
