@@ -597,3 +597,44 @@ fn closed_standard_output_is_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(0), "{stderr}");
 }
+
+// Guards shared abilities: a ruleset borrows one from `scripts/shared/abilities/` by naming
+// it in `shared_abilities`, and only then may its units have it.
+#[test]
+fn a_ruleset_borrows_a_shared_ability_by_name() {
+    let ws = ruleset_copy();
+    ws.write(
+        "scripts/shared/abilities/stubborn.rhai",
+        "fn meta() {\n    #{ name: \"Stubborn\", activation: \"always\" }\n}\n\
+         fn defend_dice(dice, info) {\n    dice + 1\n}\n",
+    );
+    ws.write(
+        "game.yaml",
+        "name: Test\nruleset: playmobil\ntable: { width: 48, depth: 36 }\nfirst: vikings\n\
+         sides:\n  - id: romans\n    name: Rome\n    edge: south\n    units:\n      \
+         - { id: legionary, type: heavy_infantry, at: [10, 10], abilities: [stubborn] }\n  \
+         - id: vikings\n    name: The Vikings\n    edge: north\n    units:\n      \
+         - { id: viking, type: heavy_infantry, at: [10, 12], facing: 180 }\n",
+    );
+    let root = ws.path().to_str().expect("a UTF-8 path");
+    let play = |ws: &Workspace| {
+        common::run_binary(
+            ws.path(),
+            &["--project", root, "play", "game.yaml", "--seed", "1"],
+            Some("melee viking legionary\n:explain\n"),
+        )
+    };
+    // Not borrowed: the ruleset does not know it.
+    play(&ws)
+        .expect_code(1)
+        .stderr_has(&["unknown ability `stubborn`"]);
+    let yaml = std::fs::read_to_string(project_file("scripts/rulesets/playmobil/ruleset.yaml"))
+        .expect("the ruleset's data");
+    ws.write(
+        "scripts/rulesets/playmobil/ruleset.yaml",
+        &format!("{yaml}\nshared_abilities: [stubborn]\n"),
+    );
+    let out = play(&ws);
+    out.expect_code(0);
+    out.stdout_has(&["defend dice for legionary: 2 (heavy infantry) +1 stubborn = 3"]);
+}
