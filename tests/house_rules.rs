@@ -205,3 +205,27 @@ fn melee_won_is_a_hook_a_house_rule_answers() {
     out.expect_code(0);
     out.stdout_has(&["55/216", "viking removed"]);
 }
+
+// Guards the example pair: ambush_in_the_wood.yaml with vikings_in_wood.rhai gives the odds
+// the house rule's comment states.
+#[test]
+fn the_example_ambush_gives_the_odds_its_house_rule_states() {
+    let scenario = common::project_file("examples/house_rules/ambush_in_the_wood.yaml");
+    let rule = common::project_file("examples/house_rules/vikings_in_wood.rhai");
+    let args = [
+        "odds",
+        "--action",
+        "melee legionary_1 viking_5",
+        "--scenario",
+        scenario.as_str(),
+    ];
+    let plain = common::sandtable(&args, None);
+    plain.expect_code(0);
+    plain.stdout_has(&["91/216", "viking_5 removed"]);
+    let mut with = args.to_vec();
+    with.extend(["--with", rule.as_str()]);
+    let ruled = common::sandtable(&with, None);
+    ruled.expect_code(0);
+    ruled.stdout_has(&["49/144", "viking_5 removed"]);
+    assert!(WOOD_RULE.contains("91/216") && WOOD_RULE.contains("49/144"));
+}
