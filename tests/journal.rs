@@ -6,9 +6,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-/// Runs the binary with its data folder (where journals go) in `data`.
+/// Runs the binary with its data folder (where journals go) in `data`, in that folder too (so
+/// a file a line names, `:save game.json`, is written there).
 fn run(data: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
+    run_in(data, data, args, stdin)
+}
+
+/// Runs the binary in the folder `dir`, with its data folder in `data`.
+fn run_in(dir: &Path, data: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
     let mut child = common::binary_command(&common::project(), args)
+        .current_dir(dir)
         .env("SANDTABLE_DATA", data)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -171,4 +178,37 @@ fn manual_dice_are_journaled_and_replayed() {
     );
     assert_eq!(code, 0);
     assert_eq!(replayed, original);
+}
+
+// Guards "a replay writes nothing": `replay` and the replayed part of `play --resume` ran
+// `:save` again and overwrote the file; a replay now says so on standard error and writes
+// nothing, its standard output still the session's.
+#[test]
+fn replay_and_resume_write_no_save() {
+    let data = tempfile::tempdir().expect("a folder");
+    let (original, _, code) = run(
+        data.path(),
+        &["play", "--seed", "3"],
+        "melee viking_1 legionary_1\n:save game.json\n",
+    );
+    assert_eq!(code, 0);
+    assert!(original.contains("saved to game.json\n"), "{original}");
+    let save = data.path().join("game.json");
+    std::fs::write(&save, "kept").expect("a file of the player's");
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (replayed, warnings, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(replayed, original);
+    assert!(
+        warnings.contains("replay: not saved to game.json"),
+        "{warnings}"
+    );
+    assert_eq!(std::fs::read_to_string(&save).expect("the file"), "kept");
+    let (resumed, _, code) = run(data.path(), &["play", "--resume"], "");
+    assert_eq!(code, 0, "{resumed}");
+    assert_eq!(std::fs::read_to_string(&save).expect("the file"), "kept");
 }

@@ -290,7 +290,7 @@ fn replay(common: &Common, path: &std::path::Path) -> Result<u8, Error> {
         &mut session,
         lines.into_iter(),
         common.json,
-        None,
+        play::Source::Replayed,
         &play::DiceFeed::replaying(),
     ))
 }

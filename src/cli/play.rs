@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use super::command::{self, Reply};
+use super::command::{self, Mode, Reply};
 use super::journal::Journal;
 use super::watch::Watcher;
 use super::{Common, flush_events, report_error, start_session};
@@ -75,7 +75,13 @@ fn go_on(session: &mut Session, json: bool, journal: Rc<RefCell<Journal>>) -> Re
         interactive(session, json, &journal, &feed)
     } else {
         let lines = std::iter::from_fn(read_line).map(|l| (l, Vec::new()));
-        Ok(run_lines(session, lines, json, Some(&journal), &feed))
+        Ok(run_lines(
+            session,
+            lines,
+            json,
+            Source::Played(&journal),
+            &feed,
+        ))
     }
 }
 
@@ -139,7 +145,9 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     let feed = DiceFeed::replaying();
     for (i, (line, dice)) in lines.iter().enumerate() {
         feed.queue(dice.clone());
-        match command::run_line(&mut session, &format!("journal line {}", i + 1), line) {
+        // The replayed part writes nothing (`:save` was done when it was played).
+        let origin = format!("journal line {}", i + 1);
+        match command::run_line_as(&mut session, &origin, line, Mode::Replay) {
             Ok(Reply::Dice(true)) => session.set_manual_dice(Some(feed.asker())),
             Ok(Reply::Dice(false)) => session.set_manual_dice(None),
             _ => {}
@@ -176,8 +184,9 @@ fn carry_out(
     entry: &str,
     json: bool,
     feed: &DiceFeed,
+    mode: Mode,
 ) -> Option<bool> {
-    let result = command::run_line(session, origin, entry);
+    let result = command::run_line_as(session, origin, entry, mode);
     flush_events(session, json);
     match result {
         Ok(Reply::Quit) => None,
@@ -213,6 +222,14 @@ fn carry_out(
             if !json {
                 outln!("{text}");
             }
+            Some(true)
+        }
+        Ok(Reply::Unwritten { text, file }) => {
+            // Standard output is the session's, as it was played.
+            if !json {
+                outln!("{text}");
+            }
+            super::report_warning(&format!("replay: not saved to {}", file.display()), json);
             Some(true)
         }
         Err(e) => {
@@ -345,6 +362,7 @@ fn interactive(
                     text.trim_end(),
                     json,
                     feed,
+                    Mode::Play,
                 )
                 .is_none()
                 {
@@ -362,15 +380,27 @@ fn interactive(
     Ok(0)
 }
 
+/// Where the lines [`run_lines`] carries out come from, and so what becomes of them.
+pub enum Source<'a> {
+    /// Piped in: each is written to the journal.
+    Played(&'a Rc<RefCell<Journal>>),
+    /// Replayed from a journal: nothing is written.
+    Replayed,
+}
+
 /// Carries out lines read one by one (piped input, a replayed journal), echoing each; the
 /// exit status is 1 if any failed.
 pub fn run_lines(
     session: &mut Session,
     lines: impl Iterator<Item = (String, Vec<String>)>,
     json: bool,
-    journal: Option<&Rc<RefCell<Journal>>>,
+    source: Source<'_>,
     feed: &DiceFeed,
 ) -> u8 {
+    let (journal, mode) = match source {
+        Source::Played(journal) => (Some(journal), Mode::Play),
+        Source::Replayed => (None, Mode::Replay),
+    };
     let mut failed = false;
     let mut entry = String::new();
     let mut start_line = 0;
@@ -400,6 +430,7 @@ pub fn run_lines(
             text,
             json,
             feed,
+            mode,
         ) {
             None => break,
             Some(ok) => failed |= !ok,
