@@ -212,3 +212,155 @@ fn replay_and_resume_write_no_save() {
     assert_eq!(code, 0, "{resumed}");
     assert_eq!(std::fs::read_to_string(&save).expect("the file"), "kept");
 }
+
+/// Plays `steps` at the prompt piped, one at a time, in the folder `dir` with its data folder
+/// in `data`: each step sends a line, waits for a line of output equal to `until`, then
+/// writes `edit` (a file and its new text), so the next line finds it edited. Returns
+/// standard output.
+fn play_editing(dir: &Path, data: &Path, args: &[&str], steps: &[Step<'_>]) -> String {
+    use std::io::{BufRead, BufReader};
+    let mut child = common::binary_command(&common::project(), args)
+        .current_dir(dir)
+        .env("SANDTABLE_DATA", data)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut all = String::new();
+    for step in steps {
+        writeln!(stdin, "{}", step.line).expect("input");
+        stdin.flush().expect("input");
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(
+                out.read_line(&mut line).expect("output") > 0,
+                "no `{}` after `{}`:\n{all}",
+                step.until,
+                step.line
+            );
+            all.push_str(&line);
+            if line.trim_end() == step.until {
+                break;
+            }
+        }
+        if let Some((file, text)) = step.edit {
+            std::fs::write(file, text).expect("an edit");
+        }
+    }
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).expect("output");
+    all.push_str(&rest);
+    assert!(child.wait().expect("the binary ends").success(), "{all}");
+    all
+}
+
+/// A step of [`play_editing`].
+struct Step<'a> {
+    line: &'a str,
+    until: &'a str,
+    edit: Option<(&'a Path, &'a str)>,
+}
+
+/// A folder holding `house.yaml`, the default scenario with the house rule `rule.rhai`, whose
+/// verb `bonus` gives 1; returns the folder and the scenario's path.
+fn house_rule_game() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a folder");
+    let default = std::fs::read_to_string(common::project_file("scenarios/romans_vs_vikings.yaml"))
+        .expect("the default scenario");
+    std::fs::write(dir.path().join("rule.rhai"), "fn bonus() { 1 }\n").expect("a rule");
+    let scenario = dir.path().join("house.yaml");
+    std::fs::write(&scenario, format!("{default}\nhouse_rules: [rule.rhai]\n"))
+        .expect("a scenario");
+    (dir, scenario)
+}
+
+// Guards that a hot reload is journaled: the session reloaded a house rule edited mid-game
+// (and reloaded it again when the edit was undone); a replay did not reload at all, and said
+// nothing of the rules it played the middle of the game with.
+#[test]
+fn replay_reloads_where_the_session_reloaded() {
+    let (games, scenario) = house_rule_game();
+    let rule = games.path().join("rule.rhai");
+    let data = tempfile::tempdir().expect("a folder");
+    let scenario = scenario.to_str().expect("utf-8");
+    let original = play_editing(
+        data.path(),
+        data.path(),
+        &["play", scenario, "--seed", "3"],
+        &[
+            Step {
+                line: "print(bonus())",
+                until: "1",
+                edit: Some((&rule, "fn bonus() { 22 }\n")),
+            },
+            Step {
+                line: "print(bonus())",
+                until: "22",
+                edit: Some((&rule, "fn bonus() { 1 }\n")),
+            },
+            Step {
+                line: "print(bonus())",
+                until: "1",
+                edit: None,
+            },
+        ],
+    );
+    assert_eq!(
+        original.matches(" changed: reloaded the scripts").count(),
+        2,
+        "{original}"
+    );
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (replayed, warnings, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0);
+    // The rule is as it was at the start, so the middle line gives 1, and the replay says
+    // which file is not as the session read it.
+    assert_eq!(replayed, original.replace("\n22\n", "\n1\n"));
+    assert!(
+        warnings.contains("rule.rhai has changed since the session read it"),
+        "{warnings}"
+    );
+    let (resumed, warnings, code) = run(data.path(), &["play", "--resume"], "");
+    assert_eq!(code, 0);
+    assert!(resumed.contains("3 lines replayed"), "{resumed}");
+    assert!(
+        warnings.contains("rule.rhai has changed since the session read it"),
+        "{warnings}"
+    );
+}
+
+// Guards that a house rule put in force with `:with` is fingerprinted: edited after the
+// session, a replay played it changed without a word.
+#[test]
+fn replay_warns_of_a_house_rule_put_in_force_and_changed_since() {
+    let data = tempfile::tempdir().expect("a folder");
+    let extra = data.path().join("extra.rhai");
+    std::fs::write(&extra, "fn extra() { 1 }\n").expect("a rule");
+    let (original, _, code) = run(
+        data.path(),
+        &["play", "--seed", "3"],
+        &format!(":with {}\nprint(extra())\n", extra.display()),
+    );
+    assert_eq!(code, 0, "{original}");
+    std::fs::write(&extra, "fn extra() { 2 }\n").expect("an edit");
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (_, warnings, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        warnings.contains("extra.rhai has changed since the session read it"),
+        "{warnings}"
+    );
+}
