@@ -364,3 +364,52 @@ fn replay_warns_of_a_house_rule_put_in_force_and_changed_since() {
         "{warnings}"
     );
 }
+
+// Guards that the modules the scripts import are fingerprinted: an imported script edited
+// after the session went unwarned, whether imported as the rules loaded (`first`) or by a
+// function mid-game (`helper`).
+#[test]
+fn replay_warns_of_changed_imported_scripts() {
+    let (games, scenario) = house_rule_game();
+    let file = |name: &str, text: &str| {
+        std::fs::write(games.path().join(name), text).expect("a script");
+    };
+    file("first.rhai", "fn one() { 1 }\n");
+    file("helper.rhai", "fn two() { 2 }\n");
+    file(
+        "rule.rhai",
+        "import \"first\" as f;\nfn double_two() {\n    import \"helper\" as h;\n    h::two() * 2\n}\n",
+    );
+    let data = tempfile::tempdir().expect("a folder");
+    let scenario = scenario.to_str().expect("utf-8");
+    let (original, _, code) = run(
+        data.path(),
+        &["play", scenario, "--seed", "3"],
+        "print(double_two())\n",
+    );
+    assert_eq!(code, 0);
+    assert!(original.ends_with("\n4\n"), "{original}");
+    let journal = journals(data.path()).pop().expect("a journal");
+    let replay = || {
+        run(
+            data.path(),
+            &["replay", journal.to_str().expect("utf-8")],
+            "",
+        )
+    };
+    let (replayed, warnings, code) = replay();
+    assert_eq!(code, 0);
+    assert_eq!(replayed, original);
+    assert!(warnings.is_empty(), "{warnings}");
+    file("first.rhai", "fn one() { 11 }\n");
+    file("helper.rhai", "fn two() { 3 }\n");
+    let (_, warnings, _) = replay();
+    assert!(
+        warnings.contains("first.rhai has changed since the journal was written"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("helper.rhai has changed since the session read it"),
+        "{warnings}"
+    );
+}

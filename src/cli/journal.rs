@@ -1,7 +1,8 @@
 //! Session journals: every `play` session writes, as it goes, the seed, where it started, a
 //! fingerprint of each script and each line entered, one JSON object a line, flushed at once.
-//! When the session reads its scripts again (a hot reload, `:reload`, `:with`, ...), the
-//! journal says so where it happened, with their fingerprints then.
+//! When the session reads its scripts again (a hot reload, `:reload`, `:with`, ...), or a
+//! script imports a module for the first time, the journal says so where it happened, with
+//! the fingerprints of the files then.
 //! `play --resume` continues a session that crashed or was killed by replaying its lines;
 //! `sandtable replay JOURNAL` reproduces a session and warns when a script has changed.
 
@@ -28,8 +29,9 @@ pub enum Item {
     /// A hot reload before the next line: the files noticed changed, as the watcher named
     /// them.
     Reload(Vec<PathBuf>),
-    /// The scripts the session read again (all of them, after a reload or a change of house
-    /// rules), with their fingerprints then, and the journal's line that says so.
+    /// Scripts the session read (all of them again, after a reload or a change of house
+    /// rules; or the modules imported for the first time), with their fingerprints then, and
+    /// the journal's line that says so.
     Read {
         /// The journal's line (the header is line 1).
         line: usize,
@@ -77,6 +79,8 @@ pub struct Journal {
     file: Option<std::fs::File>,
     /// The reading of the scripts fingerprinted last ([`Session::reading`]).
     reading: u64,
+    /// The files fingerprinted since.
+    known: BTreeSet<String>,
 }
 
 /// The folder journals go in.
@@ -94,13 +98,20 @@ fn fingerprint(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-/// Fingerprints of the files a session's rules come from.
+/// Fingerprints of the files a session's rules come from: its scripts, the scenario, and the
+/// modules imported so far.
 pub fn scripts_of(session: &Session) -> Fingerprints {
     let mut files = Vec::new();
     for root in session.script_paths() {
         files.extend(crate::game::project::rule_files(&root));
     }
     files.push(session.scenario().path.clone());
+    files.extend(session.imported());
+    fingerprints(files)
+}
+
+/// Fingerprints of files, by path (a file that cannot be read has none).
+fn fingerprints(files: impl IntoIterator<Item = PathBuf>) -> Fingerprints {
     files
         .into_iter()
         .filter_map(|p| {
@@ -129,17 +140,23 @@ impl Journal {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis());
         let reading = session.reading();
+        let known = header.scripts.keys().cloned().collect();
         let Some(dir) = folder() else {
             return Journal {
                 file: None,
                 reading,
+                known,
             };
         };
         let path = dir.join(format!("session-{stamp}-{}.jsonl", std::process::id()));
         let file = std::fs::create_dir_all(&dir)
             .ok()
             .and_then(|()| std::fs::File::create(&path).ok());
-        let mut journal = Journal { file, reading };
+        let mut journal = Journal {
+            file,
+            reading,
+            known,
+        };
         if let Ok(text) = serde_json::to_string(&header) {
             journal.write(&text);
         }
@@ -152,6 +169,7 @@ impl Journal {
         Journal {
             file,
             reading: session.reading(),
+            known: scripts_of(session).into_keys().collect(),
         }
     }
 
@@ -195,14 +213,26 @@ impl Journal {
 
     /// Records, after a line or a hot reload, the fingerprints of the scripts if the session
     /// has read them again since the last time (a reload, `:with`, `:without`, the undoing of
-    /// either, `:load`, `:open`), so that a replay can say which one is not as it was then.
+    /// either, `:load`, `:open`), else of the modules imported for the first time, so that a
+    /// replay can say which file is not as it was then.
     pub fn note(&mut self, session: &Session) {
-        if self.file.is_none() || session.reading() == self.reading {
+        if self.file.is_none() {
             return;
         }
-        self.reading = session.reading();
+        let scripts = if session.reading() == self.reading {
+            let imported = session.imported().into_iter();
+            fingerprints(imported.filter(|p| !self.known.contains(&p.display().to_string())))
+        } else {
+            self.reading = session.reading();
+            self.known.clear();
+            scripts_of(session)
+        };
+        if scripts.is_empty() {
+            return;
+        }
+        self.known.extend(scripts.keys().cloned());
         self.entry(&Entry {
-            scripts: Some(scripts_of(session)),
+            scripts: Some(scripts),
             ..Entry::default()
         });
     }

@@ -617,6 +617,12 @@ impl Session {
         self.reading
     }
 
+    /// The files of the modules the scripts have imported so far (each its real path): those
+    /// imported as the scripts loaded, and those a function has imported since.
+    pub fn imported(&self) -> Vec<PathBuf> {
+        self.modules.files()
+    }
+
     /// The project the game's scripts come from.
     pub fn project(&self) -> &Project {
         &self.project
