@@ -91,11 +91,9 @@ fn replay_warns_of_changed_scripts() {
     let _ = run(data.path(), &["play", "--seed", "3"], GAME);
     let journal = journals(data.path()).pop().expect("a journal");
     let text = std::fs::read_to_string(&journal).expect("the journal");
-    // Pretend the scenario had another fingerprint when the game was played.
-    let scenario = format!(
-        "{}/scenarios/romans_vs_vikings.yaml",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    // Pretend the scenario had another fingerprint when the game was played (a file of the
+    // project is named relative to it).
+    let scenario = "scenarios/romans_vs_vikings.yaml";
     let edited = text.replacen(
         &format!("\"{scenario}\":\""),
         &format!("\"{scenario}\":\"0"),
@@ -412,4 +410,53 @@ fn replay_warns_of_changed_imported_scripts() {
         warnings.contains("helper.rhai has changed since the session read it"),
         "{warnings}"
     );
+}
+
+// Guards that a journal's paths do not depend on the folder it was played in: a session
+// started with relative paths (`--project .`, a relative scenario and house rule), replayed
+// from another folder, warned that each file had changed, or found no project at all.
+#[test]
+fn replay_from_another_folder_of_a_session_with_relative_paths() {
+    let data = tempfile::tempdir().expect("a folder");
+    // Played in the project folder (it writes nothing there: the data folder is `data`).
+    let out = std::process::Command::new(common::BINARY)
+        .args([
+            "--project",
+            ".",
+            "play",
+            "scenarios/romans_vs_vikings.yaml",
+            "--seed",
+            "3",
+            "--with",
+            "examples/house_rules/vikings_in_wood.rhai",
+        ])
+        .current_dir(common::project())
+        .env("NO_COLOR", "1")
+        .env("SANDTABLE_DATA", data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(GAME.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("the binary runs");
+    assert!(out.status.success(), "{out:?}");
+    let original = String::from_utf8_lossy(&out.stdout).into_owned();
+    let elsewhere = tempfile::tempdir().expect("a folder");
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (replayed, warnings, code) = run_in(
+        elsewhere.path(),
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0, "{warnings}");
+    assert_eq!(replayed, original);
+    assert!(warnings.is_empty(), "{warnings}");
 }

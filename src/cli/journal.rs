@@ -5,6 +5,10 @@
 //! the fingerprints of the files then.
 //! `play --resume` continues a session that crashed or was killed by replaying its lines;
 //! `sandtable replay JOURNAL` reproduces a session and warns when a script has changed.
+//!
+//! Paths are stored so that they mean the same from any folder: the header's absolute (the
+//! real paths, symlinks resolved), and a file fingerprinted by its name ([`name_of`]): its
+//! real path relative to the project folder, or absolute outside it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -18,7 +22,7 @@ use crate::session::Session;
 /// The journal format's version: 2 added hot reloads and the scripts read mid-session.
 pub const FORMAT: u32 = 2;
 
-/// Fingerprints of files, by path.
+/// Fingerprints of files, by name ([`name_of`]).
 pub type Fingerprints = BTreeMap<String, String>;
 
 /// What a journal holds after its header, in order.
@@ -26,8 +30,8 @@ pub type Fingerprints = BTreeMap<String, String>;
 pub enum Item {
     /// A line entered, with the dice typed in for it.
     Line(String, Vec<String>),
-    /// A hot reload before the next line: the files noticed changed, as the watcher named
-    /// them.
+    /// A hot reload before the next line: the files noticed changed, as its notice named
+    /// them (the scenario by its absolute path).
     Reload(Vec<PathBuf>),
     /// Scripts the session read (all of them again, after a reload or a change of house
     /// rules; or the modules imported for the first time), with their fingerprints then, and
@@ -45,7 +49,7 @@ pub enum Item {
 pub struct Header {
     /// The format.
     pub journal: u32,
-    /// The project folder.
+    /// The project folder (absolute).
     pub project: PathBuf,
     /// The scenario started from, or
     pub scenario: Option<PathBuf>,
@@ -53,8 +57,9 @@ pub struct Header {
     pub open: Option<PathBuf>,
     /// The seed.
     pub seed: u64,
-    /// A fingerprint of each script and data file, by path.
-    pub scripts: BTreeMap<String, String>,
+    /// A fingerprint of each script and data file, by name ([`name_of`]; an absolute path in
+    /// format 1).
+    pub scripts: Fingerprints,
     /// The house rules in force at the start (the scenario's and `--with`'s), in order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub house_rules: Option<Vec<PathBuf>>,
@@ -107,20 +112,32 @@ pub fn scripts_of(session: &Session) -> Fingerprints {
     }
     files.push(session.scenario().path.clone());
     files.extend(session.imported());
-    fingerprints(files)
+    fingerprints(files, &absolute(session.project().root()))
 }
 
-/// Fingerprints of files, by path (a file that cannot be read has none).
-fn fingerprints(files: impl IntoIterator<Item = PathBuf>) -> Fingerprints {
+/// Fingerprints of files, by name (a file that cannot be read has none); `root`: the
+/// project folder, absolute.
+fn fingerprints(files: impl IntoIterator<Item = PathBuf>, root: &Path) -> Fingerprints {
     files
         .into_iter()
-        .filter_map(|p| {
-            Some((
-                p.display().to_string(),
-                fingerprint(&std::fs::read(&p).ok()?),
-            ))
-        })
+        .filter_map(|p| Some((name_of(&p, root), fingerprint(&std::fs::read(&p).ok()?))))
         .collect()
+}
+
+/// How a journal names a file: by its real path, relative to the project folder `root`
+/// (absolute) when inside it, else absolute; the same name whichever folder the session was
+/// played in, and whichever way the file was named to it.
+pub fn name_of(path: &Path, root: &Path) -> String {
+    let real = absolute(path);
+    real.strip_prefix(root)
+        .unwrap_or(&real)
+        .display()
+        .to_string()
+}
+
+/// The file a journal's name stands for; `root`: the project folder, absolute.
+fn file_named(name: &str, root: &Path) -> PathBuf {
+    root.join(name)
 }
 
 impl Journal {
@@ -129,7 +146,7 @@ impl Journal {
     pub fn start(session: &Session, scenario: Option<PathBuf>, open: Option<PathBuf>) -> Journal {
         let header = Header {
             journal: FORMAT,
-            project: session.project().root().to_path_buf(),
+            project: absolute(session.project().root()),
             scenario: scenario.map(|p| absolute(&p)),
             open: open.map(|p| absolute(&p)),
             seed: session.state().rng.seed(),
@@ -203,10 +220,22 @@ impl Journal {
         });
     }
 
-    /// Records a hot reload, before it happens: the files noticed changed.
-    pub fn record_reload(&mut self, changed: &[PathBuf]) {
+    /// Records a hot reload, before it happens: the files noticed changed, named as its
+    /// notice names them (relative to the project folder when inside it, else as the session
+    /// knows them), so that a replay shows the same; and the scenario by its real path, so
+    /// that a replay knows it from any folder.
+    pub fn record_reload(&mut self, changed: &[PathBuf], session: &Session) {
+        let scenario = absolute(&session.scenario().path);
+        let root = session.project().root();
+        let named = changed
+            .iter()
+            .map(|p| match absolute(p) {
+                real if real == scenario => real,
+                _ => p.strip_prefix(root).unwrap_or(p).to_path_buf(),
+            })
+            .collect();
         self.entry(&Entry {
-            reload: Some(changed.to_vec()),
+            reload: Some(named),
             ..Entry::default()
         });
     }
@@ -220,8 +249,12 @@ impl Journal {
             return;
         }
         let scripts = if session.reading() == self.reading {
-            let imported = session.imported().into_iter();
-            fingerprints(imported.filter(|p| !self.known.contains(&p.display().to_string())))
+            let root = absolute(session.project().root());
+            let new = session
+                .imported()
+                .into_iter()
+                .filter(|p| !self.known.contains(&name_of(p, &root)));
+            fingerprints(new, &root)
         } else {
             self.reading = session.reading();
             self.known.clear();
@@ -238,8 +271,12 @@ impl Journal {
     }
 }
 
+/// A path's real path (symlinks resolved), or, for a file that is not there, the path made
+/// absolute.
 fn absolute(p: &Path) -> PathBuf {
-    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+    std::fs::canonicalize(p)
+        .or_else(|_| std::path::absolute(p))
+        .unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// The most recent journal, if any.
@@ -308,14 +345,18 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Item>), Error> {
 /// and warns (on standard error, as JSON with `json`) of each file that differs, once.
 pub struct Check {
     json: bool,
+    /// The project folder, absolute, that names are relative to.
+    root: PathBuf,
     warned: BTreeSet<String>,
 }
 
 impl Check {
-    /// A check with nothing warned of yet.
-    pub fn new(json: bool) -> Check {
+    /// A check of the files of the journal whose header is `header`, with nothing warned of
+    /// yet.
+    pub fn new(header: &Header, json: bool) -> Check {
         Check {
             json,
+            root: absolute(&header.project),
             warned: BTreeSet::new(),
         }
     }
@@ -324,7 +365,9 @@ impl Check {
     /// `line` (`None`: in its header).
     pub fn compare(&mut self, recorded: &Fingerprints, line: Option<usize>) {
         for (path, print) in recorded {
-            let now = std::fs::read(path).ok().map(|bytes| fingerprint(&bytes));
+            let now = std::fs::read(file_named(path, &self.root))
+                .ok()
+                .map(|bytes| fingerprint(&bytes));
             if now.as_ref() == Some(print) || !self.warned.insert(path.clone()) {
                 continue;
             }
@@ -371,6 +414,26 @@ mod tests {
         assert_eq!(fingerprint(b"fn a() { 1 }"), fingerprint(b"fn a() { 1 }"));
         assert_ne!(fingerprint(b"fn a() { 1 }"), fingerprint(b"fn a() { 2 }"));
         assert_eq!(fingerprint(b""), "cbf29ce484222325");
+    }
+
+    #[test]
+    fn files_are_named_alike_however_they_were_named() {
+        let project = tempfile::tempdir().unwrap();
+        let root = absolute(project.path());
+        std::fs::create_dir(root.join("scenarios")).unwrap();
+        std::fs::write(root.join("scenarios/x.yaml"), "").unwrap();
+        let inside = root.join("scenarios/../scenarios/x.yaml");
+        assert_eq!(name_of(&inside, &root), "scenarios/x.yaml");
+        assert_eq!(
+            file_named("scenarios/x.yaml", &root),
+            root.join("scenarios/x.yaml")
+        );
+        let elsewhere = tempfile::tempdir().unwrap();
+        let outside = absolute(elsewhere.path()).join("rule.rhai");
+        std::fs::write(&outside, "").unwrap();
+        let name = name_of(&outside, &root);
+        assert_eq!(name, outside.display().to_string());
+        assert_eq!(file_named(&name, &root), outside);
     }
 
     #[test]

@@ -141,7 +141,7 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         })?,
     };
     let (header, items) = super::journal::read(&path)?;
-    let mut check = Check::new(common.json);
+    let mut check = Check::new(&header, common.json);
     let mut session = super::journal::start_session(&header, &mut check)?;
     let feed = DiceFeed::replaying();
     let mut lines = 0;
@@ -257,7 +257,7 @@ fn hot_reload(
     if changed.is_empty() {
         return;
     }
-    journal.borrow_mut().record_reload(&changed);
+    journal.borrow_mut().record_reload(&changed, session);
     reload_changed(session, changed, json, true);
     journal.borrow_mut().note(session);
     // The watcher follows the new session's files (a house rule may have been added).
