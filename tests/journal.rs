@@ -6,9 +6,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-/// Runs the binary with its data folder (where journals go) in `data`.
+/// Runs the binary with its data folder (where journals go) in `data`, in that folder too (so
+/// a file a line names, `:save game.json`, is written there).
 fn run(data: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
+    run_in(data, data, args, stdin)
+}
+
+/// Runs the binary in the folder `dir`, with its data folder in `data`.
+fn run_in(dir: &Path, data: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
     let mut child = common::binary_command(&common::project(), args)
+        .current_dir(dir)
         .env("SANDTABLE_DATA", data)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -84,11 +91,9 @@ fn replay_warns_of_changed_scripts() {
     let _ = run(data.path(), &["play", "--seed", "3"], GAME);
     let journal = journals(data.path()).pop().expect("a journal");
     let text = std::fs::read_to_string(&journal).expect("the journal");
-    // Pretend the scenario had another fingerprint when the game was played.
-    let scenario = format!(
-        "{}/scenarios/romans_vs_vikings.yaml",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    // Pretend the scenario had another fingerprint when the game was played (a file of the
+    // project is named relative to it).
+    let scenario = "scenarios/romans_vs_vikings.yaml";
     let edited = text.replacen(
         &format!("\"{scenario}\":\""),
         &format!("\"{scenario}\":\"0"),
@@ -171,4 +176,287 @@ fn manual_dice_are_journaled_and_replayed() {
     );
     assert_eq!(code, 0);
     assert_eq!(replayed, original);
+}
+
+// Guards "a replay writes nothing": `replay` and the replayed part of `play --resume` ran
+// `:save` again and overwrote the file; a replay now says so on standard error and writes
+// nothing, its standard output still the session's.
+#[test]
+fn replay_and_resume_write_no_save() {
+    let data = tempfile::tempdir().expect("a folder");
+    let (original, _, code) = run(
+        data.path(),
+        &["play", "--seed", "3"],
+        "melee viking_1 legionary_1\n:save game.json\n",
+    );
+    assert_eq!(code, 0);
+    assert!(original.contains("saved to game.json\n"), "{original}");
+    let save = data.path().join("game.json");
+    std::fs::write(&save, "kept").expect("a file of the player's");
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (replayed, warnings, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(replayed, original);
+    assert!(
+        warnings.contains("replay: not saved to game.json"),
+        "{warnings}"
+    );
+    assert_eq!(std::fs::read_to_string(&save).expect("the file"), "kept");
+    let (resumed, _, code) = run(data.path(), &["play", "--resume"], "");
+    assert_eq!(code, 0, "{resumed}");
+    assert_eq!(std::fs::read_to_string(&save).expect("the file"), "kept");
+}
+
+/// Plays `steps` at the prompt piped, one at a time, in the folder `dir` with its data folder
+/// in `data`: each step sends a line, waits for a line of output equal to `until`, then
+/// writes `edit` (a file and its new text), so the next line finds it edited. Returns
+/// standard output.
+fn play_editing(dir: &Path, data: &Path, args: &[&str], steps: &[Step<'_>]) -> String {
+    use std::io::{BufRead, BufReader};
+    let mut child = common::binary_command(&common::project(), args)
+        .current_dir(dir)
+        .env("SANDTABLE_DATA", data)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut all = String::new();
+    for step in steps {
+        writeln!(stdin, "{}", step.line).expect("input");
+        stdin.flush().expect("input");
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(
+                out.read_line(&mut line).expect("output") > 0,
+                "no `{}` after `{}`:\n{all}",
+                step.until,
+                step.line
+            );
+            all.push_str(&line);
+            if line.trim_end() == step.until {
+                break;
+            }
+        }
+        if let Some((file, text)) = step.edit {
+            std::fs::write(file, text).expect("an edit");
+        }
+    }
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).expect("output");
+    all.push_str(&rest);
+    assert!(child.wait().expect("the binary ends").success(), "{all}");
+    all
+}
+
+/// A step of [`play_editing`].
+struct Step<'a> {
+    line: &'a str,
+    until: &'a str,
+    edit: Option<(&'a Path, &'a str)>,
+}
+
+/// A folder holding `house.yaml`, the default scenario with the house rule `rule.rhai`, whose
+/// verb `bonus` gives 1; returns the folder and the scenario's path.
+fn house_rule_game() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a folder");
+    let default = std::fs::read_to_string(common::project_file("scenarios/romans_vs_vikings.yaml"))
+        .expect("the default scenario");
+    std::fs::write(dir.path().join("rule.rhai"), "fn bonus() { 1 }\n").expect("a rule");
+    let scenario = dir.path().join("house.yaml");
+    std::fs::write(&scenario, format!("{default}\nhouse_rules: [rule.rhai]\n"))
+        .expect("a scenario");
+    (dir, scenario)
+}
+
+// Guards that a hot reload is journaled: the session reloaded a house rule edited mid-game
+// (and reloaded it again when the edit was undone); a replay did not reload at all, and said
+// nothing of the rules it played the middle of the game with.
+#[test]
+fn replay_reloads_where_the_session_reloaded() {
+    let (games, scenario) = house_rule_game();
+    let rule = games.path().join("rule.rhai");
+    let data = tempfile::tempdir().expect("a folder");
+    let scenario = scenario.to_str().expect("utf-8");
+    let original = play_editing(
+        data.path(),
+        data.path(),
+        &["play", scenario, "--seed", "3"],
+        &[
+            Step {
+                line: "print(bonus())",
+                until: "1",
+                edit: Some((&rule, "fn bonus() { 22 }\n")),
+            },
+            Step {
+                line: "print(bonus())",
+                until: "22",
+                edit: Some((&rule, "fn bonus() { 1 }\n")),
+            },
+            Step {
+                line: "print(bonus())",
+                until: "1",
+                edit: None,
+            },
+        ],
+    );
+    assert_eq!(
+        original.matches(" changed: reloaded the scripts").count(),
+        2,
+        "{original}"
+    );
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (replayed, warnings, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0);
+    // The rule is as it was at the start, so the middle line gives 1, and the replay says
+    // which file is not as the session read it.
+    assert_eq!(replayed, original.replace("\n22\n", "\n1\n"));
+    assert!(
+        warnings.contains("rule.rhai has changed since the session read it"),
+        "{warnings}"
+    );
+    let (resumed, warnings, code) = run(data.path(), &["play", "--resume"], "");
+    assert_eq!(code, 0);
+    assert!(resumed.contains("3 lines replayed"), "{resumed}");
+    assert!(
+        warnings.contains("rule.rhai has changed since the session read it"),
+        "{warnings}"
+    );
+}
+
+// Guards that a house rule put in force with `:with` is fingerprinted: edited after the
+// session, a replay played it changed without a word.
+#[test]
+fn replay_warns_of_a_house_rule_put_in_force_and_changed_since() {
+    let data = tempfile::tempdir().expect("a folder");
+    let extra = data.path().join("extra.rhai");
+    std::fs::write(&extra, "fn extra() { 1 }\n").expect("a rule");
+    let (original, _, code) = run(
+        data.path(),
+        &["play", "--seed", "3"],
+        &format!(":with {}\nprint(extra())\n", extra.display()),
+    );
+    assert_eq!(code, 0, "{original}");
+    std::fs::write(&extra, "fn extra() { 2 }\n").expect("an edit");
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (_, warnings, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        warnings.contains("extra.rhai has changed since the session read it"),
+        "{warnings}"
+    );
+}
+
+// Guards that the modules the scripts import are fingerprinted: an imported script edited
+// after the session went unwarned, whether imported as the rules loaded (`first`) or by a
+// function mid-game (`helper`).
+#[test]
+fn replay_warns_of_changed_imported_scripts() {
+    let (games, scenario) = house_rule_game();
+    let file = |name: &str, text: &str| {
+        std::fs::write(games.path().join(name), text).expect("a script");
+    };
+    file("first.rhai", "fn one() { 1 }\n");
+    file("helper.rhai", "fn two() { 2 }\n");
+    file(
+        "rule.rhai",
+        "import \"first\" as f;\nfn double_two() {\n    import \"helper\" as h;\n    h::two() * 2\n}\n",
+    );
+    let data = tempfile::tempdir().expect("a folder");
+    let scenario = scenario.to_str().expect("utf-8");
+    let (original, _, code) = run(
+        data.path(),
+        &["play", scenario, "--seed", "3"],
+        "print(double_two())\n",
+    );
+    assert_eq!(code, 0);
+    assert!(original.ends_with("\n4\n"), "{original}");
+    let journal = journals(data.path()).pop().expect("a journal");
+    let replay = || {
+        run(
+            data.path(),
+            &["replay", journal.to_str().expect("utf-8")],
+            "",
+        )
+    };
+    let (replayed, warnings, code) = replay();
+    assert_eq!(code, 0);
+    assert_eq!(replayed, original);
+    assert!(warnings.is_empty(), "{warnings}");
+    file("first.rhai", "fn one() { 11 }\n");
+    file("helper.rhai", "fn two() { 3 }\n");
+    let (_, warnings, _) = replay();
+    assert!(
+        warnings.contains("first.rhai has changed since the journal was written"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("helper.rhai has changed since the session read it"),
+        "{warnings}"
+    );
+}
+
+// Guards that a journal's paths do not depend on the folder it was played in: a session
+// started with relative paths (`--project .`, a relative scenario and house rule), replayed
+// from another folder, warned that each file had changed, or found no project at all.
+#[test]
+fn replay_from_another_folder_of_a_session_with_relative_paths() {
+    let data = tempfile::tempdir().expect("a folder");
+    // Played in the project folder (it writes nothing there: the data folder is `data`).
+    let out = std::process::Command::new(common::BINARY)
+        .args([
+            "--project",
+            ".",
+            "play",
+            "scenarios/romans_vs_vikings.yaml",
+            "--seed",
+            "3",
+            "--with",
+            "examples/house_rules/vikings_in_wood.rhai",
+        ])
+        .current_dir(common::project())
+        .env("NO_COLOR", "1")
+        .env("SANDTABLE_DATA", data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(GAME.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("the binary runs");
+    assert!(out.status.success(), "{out:?}");
+    let original = String::from_utf8_lossy(&out.stdout).into_owned();
+    let elsewhere = tempfile::tempdir().expect("a folder");
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (replayed, warnings, code) = run_in(
+        elsewhere.path(),
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0, "{warnings}");
+    assert_eq!(replayed, original);
+    assert!(warnings.is_empty(), "{warnings}");
 }

@@ -84,13 +84,42 @@ pub enum Reply {
     Open(std::path::PathBuf),
     /// Dice from the players (`true`) or from the generator.
     Dice(bool),
+    /// A line that writes a file, replayed: what it showed when it was played, and the file
+    /// it did not write this time.
+    Unwritten {
+        /// The text the line showed.
+        text: String,
+        /// The file left alone.
+        file: std::path::PathBuf,
+    },
+}
+
+/// How a line is carried out: played, or replayed from a journal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Played: `:save` writes its file.
+    #[default]
+    Play,
+    /// Replayed (`sandtable replay`, the replayed part of `play --resume`): it writes nothing,
+    /// and a line that would have written a file says which ([`Reply::Unwritten`]).
+    Replay,
 }
 
 /// Carries out one line. `origin` names where it came from (`<prompt>`, `game.txt:3`).
 pub fn run_line(session: &mut Session, origin: &str, line: &str) -> Result<Reply, Error> {
+    run_line_as(session, origin, line, Mode::Play)
+}
+
+/// Carries out one line, played or replayed.
+pub fn run_line_as(
+    session: &mut Session,
+    origin: &str,
+    line: &str,
+    mode: Mode,
+) -> Result<Reply, Error> {
     let parsed = Parsed::parse(session, origin, line)?;
     if let Line::Meta(words) = &parsed.line {
-        return meta(session, &parsed, words);
+        return meta(session, &parsed, words, mode);
     }
     let value = session.act(&parsed)?;
     Ok(if value.is_unit() {
@@ -117,7 +146,7 @@ fn required_arg<'a>(parsed: &Parsed, ws: &'a [Word], usage: &str) -> Result<&'a 
         .ok_or_else(|| parsed.error_at(ws[0].start, ws[0].len, usage.into(), "here", None))
 }
 
-fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word]) -> Result<Reply, Error> {
+fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Result<Reply, Error> {
     let line = parsed.text.as_str();
     let name = ws[0].text.as_str();
     match name {
@@ -165,8 +194,15 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word]) -> Result<Reply, Er
         }
         ":save" => {
             let w = required_arg(parsed, ws, "`:save` needs a file: `:save game.json`")?;
+            let text = format!("saved to {}", w.text);
+            if mode == Mode::Replay {
+                return Ok(Reply::Unwritten {
+                    text,
+                    file: std::path::PathBuf::from(&w.text),
+                });
+            }
             session.save(std::path::Path::new(&w.text))?;
-            Ok(Reply::Text(format!("saved to {}", w.text)))
+            Ok(Reply::Text(text))
         }
         ":open" => {
             let w = required_arg(parsed, ws, "`:open` needs a file: `:open game.json`")?;

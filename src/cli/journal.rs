@@ -1,9 +1,16 @@
 //! Session journals: every `play` session writes, as it goes, the seed, where it started, a
 //! fingerprint of each script and each line entered, one JSON object a line, flushed at once.
+//! When the session reads its scripts again (a hot reload, `:reload`, `:with`, ...), or a
+//! script imports a module for the first time, the journal says so where it happened, with
+//! the fingerprints of the files then.
 //! `play --resume` continues a session that crashed or was killed by replaying its lines;
 //! `sandtable replay JOURNAL` reproduces a session and warns when a script has changed.
+//!
+//! Paths are stored so that they mean the same from any folder: the header's absolute (the
+//! real paths, symlinks resolved), and a file fingerprinted by its name ([`name_of`]): its
+//! real path relative to the project folder, or absolute outside it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -12,18 +19,37 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, read_file};
 use crate::session::Session;
 
-/// The journal format's version.
-pub const FORMAT: u32 = 1;
+/// The journal format's version: 2 added hot reloads and the scripts read mid-session.
+pub const FORMAT: u32 = 2;
 
-/// The lines of a journal: each line entered, with the dice typed in for it.
-pub type Lines = Vec<(String, Vec<String>)>;
+/// Fingerprints of files, by name ([`name_of`]).
+pub type Fingerprints = BTreeMap<String, String>;
+
+/// What a journal holds after its header, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// A line entered, with the dice typed in for it.
+    Line(String, Vec<String>),
+    /// A hot reload before the next line: the files noticed changed, as its notice named
+    /// them (the scenario by its absolute path).
+    Reload(Vec<PathBuf>),
+    /// Scripts the session read (all of them again, after a reload or a change of house
+    /// rules; or the modules imported for the first time), with their fingerprints then, and
+    /// the journal's line that says so.
+    Read {
+        /// The journal's line (the header is line 1).
+        line: usize,
+        /// The fingerprints.
+        scripts: Fingerprints,
+    },
+}
 
 /// The first line of a journal: how to start the same session again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Header {
     /// The format.
     pub journal: u32,
-    /// The project folder.
+    /// The project folder (absolute).
     pub project: PathBuf,
     /// The scenario started from, or
     pub scenario: Option<PathBuf>,
@@ -31,25 +57,35 @@ pub struct Header {
     pub open: Option<PathBuf>,
     /// The seed.
     pub seed: u64,
-    /// A fingerprint of each script and data file, by path.
-    pub scripts: BTreeMap<String, String>,
+    /// A fingerprint of each script and data file, by name ([`name_of`]; an absolute path in
+    /// format 1).
+    pub scripts: Fingerprints,
     /// The house rules in force at the start (the scenario's and `--with`'s), in order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub house_rules: Option<Vec<PathBuf>>,
 }
 
-/// One line of a journal after the header: a line entered, or dice typed in for it.
-#[derive(Serialize, Deserialize)]
+/// One line of a journal after the header: a line entered, dice typed in for it, a hot
+/// reload, or the scripts read again.
+#[derive(Default, Serialize, Deserialize)]
 struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     line: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     dice: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reload: Option<Vec<PathBuf>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    scripts: Option<Fingerprints>,
 }
 
 /// A journal being written.
 pub struct Journal {
     file: Option<std::fs::File>,
+    /// The reading of the scripts fingerprinted last ([`Session::reading`]).
+    reading: u64,
+    /// The files fingerprinted since.
+    known: BTreeSet<String>,
 }
 
 /// The folder journals go in.
@@ -67,22 +103,41 @@ fn fingerprint(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-/// Fingerprints of the files a session's rules come from.
-pub fn scripts_of(session: &Session) -> BTreeMap<String, String> {
+/// Fingerprints of the files a session's rules come from: its scripts, the scenario, and the
+/// modules imported so far.
+pub fn scripts_of(session: &Session) -> Fingerprints {
     let mut files = Vec::new();
     for root in session.script_paths() {
         files.extend(crate::game::project::rule_files(&root));
     }
     files.push(session.scenario().path.clone());
+    files.extend(session.imported());
+    fingerprints(files, &absolute(session.project().root()))
+}
+
+/// Fingerprints of files, by name (a file that cannot be read has none); `root`: the
+/// project folder, absolute.
+fn fingerprints(files: impl IntoIterator<Item = PathBuf>, root: &Path) -> Fingerprints {
     files
         .into_iter()
-        .filter_map(|p| {
-            Some((
-                p.display().to_string(),
-                fingerprint(&std::fs::read(&p).ok()?),
-            ))
-        })
+        .filter_map(|p| Some((name_of(&p, root), fingerprint(&std::fs::read(&p).ok()?))))
         .collect()
+}
+
+/// How a journal names a file: by its real path, relative to the project folder `root`
+/// (absolute) when inside it, else absolute; the same name whichever folder the session was
+/// played in, and whichever way the file was named to it.
+pub fn name_of(path: &Path, root: &Path) -> String {
+    let real = absolute(path);
+    real.strip_prefix(root)
+        .unwrap_or(&real)
+        .display()
+        .to_string()
+}
+
+/// The file a journal's name stands for; `root`: the project folder, absolute.
+fn file_named(name: &str, root: &Path) -> PathBuf {
+    root.join(name)
 }
 
 impl Journal {
@@ -91,7 +146,7 @@ impl Journal {
     pub fn start(session: &Session, scenario: Option<PathBuf>, open: Option<PathBuf>) -> Journal {
         let header = Header {
             journal: FORMAT,
-            project: session.project().root().to_path_buf(),
+            project: absolute(session.project().root()),
             scenario: scenario.map(|p| absolute(&p)),
             open: open.map(|p| absolute(&p)),
             seed: session.state().rng.seed(),
@@ -101,24 +156,44 @@ impl Journal {
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis());
+        let reading = session.reading();
+        let known = header.scripts.keys().cloned().collect();
         let Some(dir) = folder() else {
-            return Journal { file: None };
+            return Journal {
+                file: None,
+                reading,
+                known,
+            };
         };
         let path = dir.join(format!("session-{stamp}-{}.jsonl", std::process::id()));
         let file = std::fs::create_dir_all(&dir)
             .ok()
             .and_then(|()| std::fs::File::create(&path).ok());
-        let mut journal = Journal { file };
+        let mut journal = Journal {
+            file,
+            reading,
+            known,
+        };
         if let Ok(text) = serde_json::to_string(&header) {
             journal.write(&text);
         }
         journal
     }
 
-    /// Continues writing an existing journal.
-    pub fn append(path: &Path) -> Journal {
+    /// Continues writing an existing journal, for `session` (replayed from it).
+    pub fn append(path: &Path, session: &Session) -> Journal {
         let file = std::fs::OpenOptions::new().append(true).open(path).ok();
-        Journal { file }
+        Journal {
+            file,
+            reading: session.reading(),
+            known: scripts_of(session).into_keys().collect(),
+        }
+    }
+
+    fn entry(&mut self, entry: &Entry) {
+        if let Ok(text) = serde_json::to_string(entry) {
+            self.write(&text);
+        }
     }
 
     fn write(&mut self, text: &str) {
@@ -131,29 +206,77 @@ impl Journal {
 
     /// Records a line entered, before it runs (so a crash in it still has it).
     pub fn record(&mut self, line: &str) {
-        let entry = Entry {
+        self.entry(&Entry {
             line: Some(line.to_string()),
-            dice: None,
-        };
-        if let Ok(text) = serde_json::to_string(&entry) {
-            self.write(&text);
-        }
+            ..Entry::default()
+        });
     }
 
     /// Records dice typed in by the players (`:dice manual`) for the line under way.
     pub fn record_dice(&mut self, answer: &str) {
-        let entry = Entry {
-            line: None,
+        self.entry(&Entry {
             dice: Some(answer.to_string()),
-        };
-        if let Ok(text) = serde_json::to_string(&entry) {
-            self.write(&text);
+            ..Entry::default()
+        });
+    }
+
+    /// Records a hot reload, before it happens: the files noticed changed, named as its
+    /// notice names them (relative to the project folder when inside it, else as the session
+    /// knows them), so that a replay shows the same; and the scenario by its real path, so
+    /// that a replay knows it from any folder.
+    pub fn record_reload(&mut self, changed: &[PathBuf], session: &Session) {
+        let scenario = absolute(&session.scenario().path);
+        let root = session.project().root();
+        let named = changed
+            .iter()
+            .map(|p| match absolute(p) {
+                real if real == scenario => real,
+                _ => p.strip_prefix(root).unwrap_or(p).to_path_buf(),
+            })
+            .collect();
+        self.entry(&Entry {
+            reload: Some(named),
+            ..Entry::default()
+        });
+    }
+
+    /// Records, after a line or a hot reload, the fingerprints of the scripts if the session
+    /// has read them again since the last time (a reload, `:with`, `:without`, the undoing of
+    /// either, `:load`, `:open`), else of the modules imported for the first time, so that a
+    /// replay can say which file is not as it was then.
+    pub fn note(&mut self, session: &Session) {
+        if self.file.is_none() {
+            return;
         }
+        let scripts = if session.reading() == self.reading {
+            let root = absolute(session.project().root());
+            let new = session
+                .imported()
+                .into_iter()
+                .filter(|p| !self.known.contains(&name_of(p, &root)));
+            fingerprints(new, &root)
+        } else {
+            self.reading = session.reading();
+            self.known.clear();
+            scripts_of(session)
+        };
+        if scripts.is_empty() {
+            return;
+        }
+        self.known.extend(scripts.keys().cloned());
+        self.entry(&Entry {
+            scripts: Some(scripts),
+            ..Entry::default()
+        });
     }
 }
 
+/// A path's real path (symlinks resolved), or, for a file that is not there, the path made
+/// absolute.
 fn absolute(p: &Path) -> PathBuf {
-    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+    std::fs::canonicalize(p)
+        .or_else(|_| std::path::absolute(p))
+        .unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// The most recent journal, if any.
@@ -168,8 +291,9 @@ pub fn latest() -> Option<PathBuf> {
     journals.pop()
 }
 
-/// Reads a journal: its header and the lines entered, each with the dice typed in for it.
-pub fn read(path: &Path) -> Result<(Header, Lines), Error> {
+/// Reads a journal: its header and what follows (the lines entered, each with the dice typed
+/// in for it, and the reloads).
+pub fn read(path: &Path) -> Result<(Header, Vec<Item>), Error> {
     let text = read_file(path)?;
     let mut lines = text.lines();
     let bad = |what: &str| {
@@ -180,25 +304,89 @@ pub fn read(path: &Path) -> Result<(Header, Lines), Error> {
     };
     let header: Header = serde_json::from_str(lines.next().ok_or_else(|| bad("it is empty"))?)
         .map_err(|e| bad(&e.to_string()))?;
-    let mut entries: Vec<(String, Vec<String>)> = Vec::new();
-    for line in lines {
+    if header.journal > FORMAT {
+        return Err(Error::other(
+            format!(
+                "`{}` was written by a newer sandtable (journal format {})",
+                path.display(),
+                header.journal
+            ),
+            Some(format!("this one reads formats up to {FORMAT}")),
+        ));
+    }
+    let mut items: Vec<Item> = Vec::new();
+    for (i, line) in lines.enumerate() {
         // A session killed while writing may leave half a line at the end: it was never run.
         match serde_json::from_str::<Entry>(line) {
-            Ok(Entry { line: Some(l), .. }) => entries.push((l, Vec::new())),
+            Ok(Entry { line: Some(l), .. }) => items.push(Item::Line(l, Vec::new())),
             Ok(Entry { dice: Some(d), .. }) => {
-                if let Some(last) = entries.last_mut() {
-                    last.1.push(d);
+                if let Some(Item::Line(_, dice)) = items.last_mut() {
+                    dice.push(d);
                 }
             }
+            Ok(Entry {
+                reload: Some(changed),
+                ..
+            }) => items.push(Item::Reload(changed)),
+            Ok(Entry {
+                scripts: Some(scripts),
+                ..
+            }) => items.push(Item::Read {
+                line: i + 2,
+                scripts,
+            }),
             _ => break,
         }
     }
-    Ok((header, entries))
+    Ok((header, items))
 }
 
-/// Starts the session a journal describes, warning (on standard error, as JSON with `json`)
-/// of scripts changed since it was written.
-pub fn start_session(header: &Header, json: bool) -> Result<Session, Error> {
+/// Compares the files a replayed session reads with the fingerprints its journal recorded,
+/// and warns (on standard error, as JSON with `json`) of each file that differs, once.
+pub struct Check {
+    json: bool,
+    /// The project folder, absolute, that names are relative to.
+    root: PathBuf,
+    warned: BTreeSet<String>,
+}
+
+impl Check {
+    /// A check of the files of the journal whose header is `header`, with nothing warned of
+    /// yet.
+    pub fn new(header: &Header, json: bool) -> Check {
+        Check {
+            json,
+            root: absolute(&header.project),
+            warned: BTreeSet::new(),
+        }
+    }
+
+    /// Warns of each file whose fingerprint now is not the one recorded, at the journal's
+    /// `line` (`None`: in its header).
+    pub fn compare(&mut self, recorded: &Fingerprints, line: Option<usize>) {
+        for (path, print) in recorded {
+            let now = std::fs::read(file_named(path, &self.root))
+                .ok()
+                .map(|bytes| fingerprint(&bytes));
+            if now.as_ref() == Some(print) || !self.warned.insert(path.clone()) {
+                continue;
+            }
+            let message = match line {
+                None => format!(
+                    "{path} has changed since the journal was written; the game may go differently"
+                ),
+                Some(n) => format!(
+                    "{path} has changed since the session read it (journal line {n}); the game may go differently from there"
+                ),
+            };
+            super::report_warning(&message, self.json);
+        }
+    }
+}
+
+/// Starts the session a journal describes, warning through `check` of scripts changed since
+/// it was written.
+pub fn start_session(header: &Header, check: &mut Check) -> Result<Session, Error> {
     let project = crate::game::project::Project::at(&header.project)?;
     let session = match (&header.open, &header.scenario) {
         (Some(save), _) => Session::open(&project, save)?,
@@ -213,17 +401,7 @@ pub fn start_session(header: &Header, json: bool) -> Result<Session, Error> {
             Session::new(&project, scenario, header.seed)?
         }
     };
-    let now = scripts_of(&session);
-    for (path, print) in &header.scripts {
-        if now.get(path) != Some(print) {
-            super::report_warning(
-                &format!(
-                    "{path} has changed since the journal was written; the game may go differently"
-                ),
-                json,
-            );
-        }
-    }
+    check.compare(&header.scripts, None);
     Ok(session)
 }
 
@@ -236,5 +414,57 @@ mod tests {
         assert_eq!(fingerprint(b"fn a() { 1 }"), fingerprint(b"fn a() { 1 }"));
         assert_ne!(fingerprint(b"fn a() { 1 }"), fingerprint(b"fn a() { 2 }"));
         assert_eq!(fingerprint(b""), "cbf29ce484222325");
+    }
+
+    #[test]
+    fn files_are_named_alike_however_they_were_named() {
+        let project = tempfile::tempdir().unwrap();
+        let root = absolute(project.path());
+        std::fs::create_dir(root.join("scenarios")).unwrap();
+        std::fs::write(root.join("scenarios/x.yaml"), "").unwrap();
+        let inside = root.join("scenarios/../scenarios/x.yaml");
+        assert_eq!(name_of(&inside, &root), "scenarios/x.yaml");
+        assert_eq!(
+            file_named("scenarios/x.yaml", &root),
+            root.join("scenarios/x.yaml")
+        );
+        let elsewhere = tempfile::tempdir().unwrap();
+        let outside = absolute(elsewhere.path()).join("rule.rhai");
+        std::fs::write(&outside, "").unwrap();
+        let name = name_of(&outside, &root);
+        assert_eq!(name, outside.display().to_string());
+        assert_eq!(file_named(&name, &root), outside);
+    }
+
+    #[test]
+    fn reloads_and_readings_are_read_in_order_with_their_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j.jsonl");
+        let header =
+            r#"{"journal":2,"project":"/p","scenario":null,"open":null,"seed":3,"scripts":{}}"#;
+        let rest = [
+            r#"{"line":":dice manual"}"#,
+            r#"{"reload":["rules.rhai"]}"#,
+            r#"{"scripts":{"rules.rhai":"00"}}"#,
+            r#"{"line":"roll 1d6"}"#,
+            r#"{"dice":"4"}"#,
+            r#"{"line":"half a li"#,
+        ];
+        std::fs::write(&path, format!("{header}\n{}\n", rest.join("\n"))).unwrap();
+        let (_, items) = read(&path).unwrap();
+        assert_eq!(
+            items,
+            vec![
+                Item::Line(":dice manual".into(), vec![]),
+                Item::Reload(vec![PathBuf::from("rules.rhai")]),
+                Item::Read {
+                    line: 4,
+                    scripts: [("rules.rhai".to_string(), "00".to_string())].into(),
+                },
+                Item::Line("roll 1d6".into(), vec!["4".into()]),
+            ]
+        );
+        std::fs::write(&path, header.replace(":2,", ":3,")).unwrap();
+        assert!(read(&path).is_err());
     }
 }

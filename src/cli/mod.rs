@@ -283,14 +283,15 @@ fn start_session(common: &Common, scenario: Option<PathBuf>) -> Result<(Project,
 
 /// `sandtable replay JOURNAL`: the session again, as it was played.
 fn replay(common: &Common, path: &std::path::Path) -> Result<u8, Error> {
-    let (header, lines) = journal::read(path)?;
-    let mut session = journal::start_session(&header, common.json)?;
+    let (header, items) = journal::read(path)?;
+    let mut check = journal::Check::new(&header, common.json);
+    let mut session = journal::start_session(&header, &mut check)?;
     flush_events(&mut session, common.json);
     Ok(play::run_lines(
         &mut session,
-        lines.into_iter(),
+        items.into_iter(),
         common.json,
-        None,
+        play::Source::Replayed(&mut check),
         &play::DiceFeed::replaying(),
     ))
 }

@@ -15,8 +15,8 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use super::command::{self, Reply};
-use super::journal::Journal;
+use super::command::{self, Mode, Reply};
+use super::journal::{Check, Item, Journal};
 use super::watch::Watcher;
 use super::{Common, flush_events, report_error, start_session};
 use crate::error::Error;
@@ -74,8 +74,14 @@ fn go_on(session: &mut Session, json: bool, journal: Rc<RefCell<Journal>>) -> Re
     if std::io::stdin().is_terminal() {
         interactive(session, json, &journal, &feed)
     } else {
-        let lines = std::iter::from_fn(read_line).map(|l| (l, Vec::new()));
-        Ok(run_lines(session, lines, json, Some(&journal), &feed))
+        let lines = std::iter::from_fn(read_line).map(|l| Item::Line(l, Vec::new()));
+        Ok(run_lines(
+            session,
+            lines,
+            json,
+            Source::Played(&journal),
+            &feed,
+        ))
     }
 }
 
@@ -134,12 +140,21 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
             )
         })?,
     };
-    let (header, lines) = super::journal::read(&path)?;
-    let mut session = super::journal::start_session(&header, common.json)?;
+    let (header, items) = super::journal::read(&path)?;
+    let mut check = Check::new(&header, common.json);
+    let mut session = super::journal::start_session(&header, &mut check)?;
     let feed = DiceFeed::replaying();
-    for (i, (line, dice)) in lines.iter().enumerate() {
-        feed.queue(dice.clone());
-        match command::run_line(&mut session, &format!("journal line {}", i + 1), line) {
+    let mut lines = 0;
+    for item in items {
+        let Item::Line(line, dice) = item else {
+            replay_rules(&mut session, item, &mut check, common.json, false);
+            continue;
+        };
+        lines += 1;
+        feed.queue(dice);
+        // The replayed part writes nothing (`:save` was done when it was played).
+        let origin = format!("journal line {lines}");
+        match command::run_line_as(&mut session, &origin, &line, Mode::Replay) {
             Ok(Reply::Dice(true)) => session.set_manual_dice(Some(feed.asker())),
             Ok(Reply::Dice(false)) => session.set_manual_dice(None),
             _ => {}
@@ -151,12 +166,12 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     outln!(
         "resumed {}: {} lines replayed; turn {}, {} to play",
         path.display(),
-        lines.len(),
+        lines,
         state.turn,
         state.active_side
     );
     drop(state);
-    let journal = Rc::new(RefCell::new(Journal::append(&path)));
+    let journal = Rc::new(RefCell::new(Journal::append(&path, &session)));
     if session.manual_dice() {
         // Dice from the players again, recorded in the journal.
         let live = DiceFeed {
@@ -176,8 +191,9 @@ fn carry_out(
     entry: &str,
     json: bool,
     feed: &DiceFeed,
+    mode: Mode,
 ) -> Option<bool> {
-    let result = command::run_line(session, origin, entry);
+    let result = command::run_line_as(session, origin, entry, mode);
     flush_events(session, json);
     match result {
         Ok(Reply::Quit) => None,
@@ -215,6 +231,14 @@ fn carry_out(
             }
             Some(true)
         }
+        Ok(Reply::Unwritten { text, file }) => {
+            // Standard output is the session's, as it was played.
+            if !json {
+                outln!("{text}");
+            }
+            super::report_warning(&format!("replay: not saved to {}", file.display()), json);
+            Some(true)
+        }
         Err(e) => {
             report_error(&e, json);
             Some(false)
@@ -222,10 +246,39 @@ fn carry_out(
     }
 }
 
-/// Applies edits to the game's scripts before the next action: the new code is in force from
-/// it on, the game keeps every unit, card and roll; a broken edit leaves the old code.
-fn hot_reload(session: &mut Session, watcher: &mut Watcher, json: bool) {
-    let mut changed = watcher.changes();
+/// Applies edits to the game's scripts before the next action, noted in the journal.
+fn hot_reload(
+    session: &mut Session,
+    watcher: &mut Watcher,
+    json: bool,
+    journal: &RefCell<Journal>,
+) {
+    let changed = watcher.changes();
+    if changed.is_empty() {
+        return;
+    }
+    journal.borrow_mut().record_reload(&changed, session);
+    reload_changed(session, changed, json, true);
+    journal.borrow_mut().note(session);
+    // The watcher follows the new session's files (a house rule may have been added).
+    *watcher = Watcher::new(session.script_paths());
+}
+
+/// Replays what a journal says of the rules between its lines: a hot reload where the
+/// session made one (shown as it was, with `show`), and the scripts the session read,
+/// checked against their fingerprints then.
+fn replay_rules(session: &mut Session, item: Item, check: &mut Check, json: bool, show: bool) {
+    match item {
+        Item::Reload(changed) => reload_changed(session, changed, json, show),
+        Item::Read { line, scripts } => check.compare(&scripts, Some(line)),
+        Item::Line(..) => {}
+    }
+}
+
+/// Applies edits to the game's scripts (`changed`) before the next action: the new code is in
+/// force from it on, the game keeps every unit, card and roll; a broken edit leaves the old
+/// code. With `show`, says so.
+fn reload_changed(session: &mut Session, mut changed: Vec<PathBuf>, json: bool, show: bool) {
     // A changed scenario is a new game, not an edit of the rules: say so, and leave it to
     // `:load`.
     let scenario = std::fs::canonicalize(&session.scenario().path)
@@ -235,11 +288,13 @@ fn hot_reload(session: &mut Session, watcher: &mut Watcher, json: bool) {
         .position(|p| std::fs::canonicalize(p).is_ok_and(|p| p == scenario))
     {
         changed.remove(i);
-        outln!(
-            "{} changed: `:load {}` starts a game of it",
-            session.scenario().path.display(),
-            session.scenario().path.display()
-        );
+        if show {
+            outln!(
+                "{} changed: `:load {}` starts a game of it",
+                session.scenario().path.display(),
+                session.scenario().path.display()
+            );
+        }
     }
     if changed.is_empty() {
         return;
@@ -249,7 +304,11 @@ fn hot_reload(session: &mut Session, watcher: &mut Watcher, json: bool) {
         .iter()
         .map(|p| p.strip_prefix(&root).unwrap_or(p).display().to_string())
         .collect();
-    match session.reload() {
+    let reloaded = session.reload();
+    if !show {
+        return;
+    }
+    match reloaded {
         Ok(summary) => outln!("{} changed: {summary}", names.join(", ")),
         Err(e) => {
             super::report_warning(
@@ -262,8 +321,6 @@ fn hot_reload(session: &mut Session, watcher: &mut Watcher, json: bool) {
             report_error(&e, json);
         }
     }
-    // The watcher follows the new session's files (a house rule may have been added).
-    *watcher = Watcher::new(session.script_paths());
 }
 
 /// Asks the players for a roll of real dice: the prompt on standard output, the answer from
@@ -336,18 +393,19 @@ fn interactive(
                 }
                 let text = std::mem::take(&mut entry);
                 let _ = editor.add_history_entry(text.trim_end());
-                hot_reload(session, &mut watcher, json);
+                hot_reload(session, &mut watcher, json, journal);
                 journal.borrow_mut().record(text.trim_end());
                 number += 1;
-                if carry_out(
+                let done = carry_out(
                     session,
                     &format!("prompt line {number}"),
                     text.trim_end(),
                     json,
                     feed,
-                )
-                .is_none()
-                {
+                    Mode::Play,
+                );
+                journal.borrow_mut().note(session);
+                if done.is_none() {
                     break;
                 }
             }
@@ -362,22 +420,46 @@ fn interactive(
     Ok(0)
 }
 
+/// Where the lines [`run_lines`] carries out come from, and so what becomes of them.
+pub enum Source<'a> {
+    /// Piped in: edits are reloaded as they are noticed, and each line and reload is written
+    /// to the journal.
+    Played(&'a Rc<RefCell<Journal>>),
+    /// Replayed from a journal: nothing is written, reloads happen where the journal says,
+    /// and `Check` names each script not as the session read it.
+    Replayed(&'a mut Check),
+}
+
 /// Carries out lines read one by one (piped input, a replayed journal), echoing each; the
 /// exit status is 1 if any failed.
 pub fn run_lines(
     session: &mut Session,
-    lines: impl Iterator<Item = (String, Vec<String>)>,
+    items: impl Iterator<Item = Item>,
     json: bool,
-    journal: Option<&Rc<RefCell<Journal>>>,
+    mut source: Source<'_>,
     feed: &DiceFeed,
 ) -> u8 {
+    let mode = match source {
+        Source::Played(_) => Mode::Play,
+        Source::Replayed(_) => Mode::Replay,
+    };
     let mut failed = false;
     let mut entry = String::new();
     let mut start_line = 0;
+    let mut number = 0;
     let mut watcher = Watcher::new(session.script_paths());
-    for (i, (line, dice)) in lines.enumerate() {
+    for item in items {
+        let (line, dice) = match (item, &mut source) {
+            (Item::Line(line, dice), _) => (line, dice),
+            (item, Source::Replayed(check)) => {
+                replay_rules(session, item, check, json, true);
+                continue;
+            }
+            (_, Source::Played(_)) => continue,
+        };
+        number += 1;
         if entry.is_empty() {
-            start_line = i + 1;
+            start_line = number;
         }
         feed.queue(dice);
         entry.push_str(&line);
@@ -387,20 +469,25 @@ pub fn run_lines(
         }
         let text = std::mem::take(&mut entry);
         let text = text.trim_end();
-        hot_reload(session, &mut watcher, json);
-        if let Some(j) = journal {
-            j.borrow_mut().record(text);
+        if let Source::Played(journal) = source {
+            hot_reload(session, &mut watcher, json, journal);
+            journal.borrow_mut().record(text);
         }
         if !json && !text.trim().is_empty() {
             outln!("> {text}");
         }
-        match carry_out(
+        let done = carry_out(
             session,
             &format!("stdin line {start_line}"),
             text,
             json,
             feed,
-        ) {
+            mode,
+        );
+        if let Source::Played(journal) = source {
+            journal.borrow_mut().note(session);
+        }
+        match done {
             None => break,
             Some(ok) => failed |= !ok,
         }

@@ -100,7 +100,7 @@ pub fn run(
                 )));
             }
             Reply::Done => {}
-            Reply::Text(t) => {
+            Reply::Text(t) | Reply::Unwritten { text: t, .. } => {
                 if !common.json {
                     outln!("{t}");
                 }

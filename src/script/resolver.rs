@@ -27,6 +27,13 @@ impl ModuleCache {
     pub fn clear(&self) {
         self.0.borrow_mut().clear();
     }
+
+    /// The files of the modules evaluated so far (each its real path), sorted.
+    pub fn files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = self.0.borrow().keys().cloned().collect();
+        files.sort();
+        files
+    }
 }
 
 /// Resolves `import "name"` under a fixed list of folders.

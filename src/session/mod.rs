@@ -39,6 +39,14 @@ pub struct Verb {
     pub source: String,
 }
 
+/// Numbers each reading of a game's scripts from disk in this process ([`Session::reading`]).
+static READINGS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A number for a new reading of the scripts.
+fn next_reading() -> u64 {
+    READINGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+}
+
 /// One game in progress.
 pub struct Session {
     project: Project,
@@ -64,6 +72,8 @@ pub struct Session {
     future: Vec<(Step, Redo)>,
     has_setup: bool,
     emitted: usize,
+    /// Which reading of the scripts from disk this is ([`Session::reading`]).
+    reading: u64,
 }
 
 /// One step of `:undo`: an action, or a change of the house rules in force.
@@ -172,6 +182,7 @@ impl Session {
             future: Vec::new(),
             has_setup: false,
             emitted: 0,
+            reading: next_reading(),
             scenario,
         };
         for path in session.scenario.ruleset.script_paths() {
@@ -609,6 +620,20 @@ impl Session {
         paths
     }
 
+    /// Which reading of the scripts from disk the game's rules come from: a number of this
+    /// process's own, new each time the scripts are read again (`reload`, a change of house
+    /// rules or its undoing, even one that failed to compile), so that a journal knows when
+    /// to fingerprint them again.
+    pub fn reading(&self) -> u64 {
+        self.reading
+    }
+
+    /// The files of the modules the scripts have imported so far (each its real path): those
+    /// imported as the scripts loaded, and those a function has imported since.
+    pub fn imported(&self) -> Vec<PathBuf> {
+        self.modules.files()
+    }
+
     /// The project the game's scripts come from.
     pub fn project(&self) -> &Project {
         &self.project
@@ -845,12 +870,21 @@ impl Session {
     /// again, its list of house rules replaced), keeping the game. If anything fails, the
     /// old scripts stay in force.
     fn rebuild(&mut self, house_rules: Vec<PathBuf>) -> Result<(), Error> {
-        let mut scenario = Scenario::load(&self.project, &self.scenario.path)?;
-        scenario.house_rules = house_rules;
         let seed = self.state.borrow().rng.seed();
         // A fresh session compiles everything anew (with a fresh module cache); then it takes
         // over this game: its state, the prompt's variables, the undo history.
-        let mut fresh = Session::with_limits(&self.project, scenario, seed, self.limits.clone())?;
+        let fresh = Scenario::load(&self.project, &self.scenario.path).and_then(|mut scenario| {
+            scenario.house_rules = house_rules;
+            Session::with_limits(&self.project, scenario, seed, self.limits.clone())
+        });
+        let mut fresh = match fresh {
+            Ok(fresh) => fresh,
+            Err(e) => {
+                // The files were read all the same: a journal notes what they held.
+                self.reading = next_reading();
+                return Err(e);
+            }
+        };
         let game = self.state.borrow().clone();
         *fresh.state.borrow_mut() = game;
         fresh.scope = std::mem::take(&mut self.scope);
