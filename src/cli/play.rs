@@ -5,8 +5,8 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use rustyline::Editor;
 use rustyline::history::DefaultHistory;
+use rustyline::{CompletionType, Config, Editor};
 
 use super::helper::PromptHelper;
 use rustyline::error::ReadlineError;
@@ -309,8 +309,13 @@ fn interactive(
     journal: &Rc<RefCell<Journal>>,
     feed: &DiceFeed,
 ) -> Result<u8, Error> {
-    let mut editor: Editor<PromptHelper, DefaultHistory> =
-        Editor::new().map_err(|e| Error::other(format!("cannot start the prompt: {e}"), None))?;
+    // Tab completes as far as the matches agree, and a second Tab lists them, as in a
+    // shell: cycling through twenty unit ids one by one hides which there are.
+    let config = Config::builder()
+        .completion_type(CompletionType::List)
+        .build();
+    let mut editor: Editor<PromptHelper, DefaultHistory> = Editor::with_config(config)
+        .map_err(|e| Error::other(format!("cannot start the prompt: {e}"), None))?;
     editor.set_helper(Some(PromptHelper::default()));
     let history = history_file();
     if let Some(h) = &history {
