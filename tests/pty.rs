@@ -55,6 +55,37 @@ fn tab_twice_lists_the_matches() {
     pty.finish();
 }
 
+// Guards the map's colours: at a terminal each side's marks are in its colour, and with
+// `NO_COLOR` set they are plain.
+#[test]
+fn map_at_a_terminal_is_in_colour_unless_no_color_is_set() {
+    for colour in [true, false] {
+        let Some(mut pty) = Pty::play_with(&["--seed", "3"], colour) else {
+            return;
+        };
+        pty.expect(PROMPT);
+        pty.keys(":map\n");
+        pty.expect(" terrain: ");
+        pty.expect(PROMPT);
+        pty.keys(":quit\n");
+        pty.wait_end();
+        let screen = pty.raw_screen();
+        let red_a = "\x1b[1;31mA\x1b[0m legionary_1 ↑";
+        let cyan_a = "\x1b[1;36ma\x1b[0m viking_1 ↓";
+        if colour {
+            assert!(
+                screen.contains(red_a) && screen.contains(cyan_a),
+                "{screen}"
+            );
+        } else {
+            assert!(
+                !screen.contains(red_a) && screen.contains("A legionary_1 ↑"),
+                "{screen}"
+            );
+        }
+    }
+}
+
 /// The binary at a pseudo-terminal made by `script` (util-linux): keys are typed into it,
 /// and what it shows is read as it comes.
 struct Pty {
@@ -72,28 +103,39 @@ impl Pty {
     /// `sandtable --project <this crate> play ARGS` at a terminal, in a temporary folder;
     /// `None` (the test skipped) when `script` is not installed.
     fn play(args: &[&str]) -> Option<Pty> {
+        Pty::play_with(args, false)
+    }
+
+    /// As [`Pty::play`]; with `colour`, `NO_COLOR` is not set.
+    fn play_with(args: &[&str], colour: bool) -> Option<Pty> {
         if Command::new("script").arg("--version").output().is_err() {
             eprintln!("skipped: `script` (util-linux) is not installed");
             return None;
         }
         let dir = tempfile::tempdir().expect("a folder");
-        Some(Pty::start(dir, args))
+        Some(Pty::start(dir, args, colour))
     }
 
-    /// As [`Pty::play`], in `dir`.
-    fn start(dir: tempfile::TempDir, args: &[&str]) -> Pty {
+    /// As [`Pty::play_with`], in `dir`.
+    fn start(dir: tempfile::TempDir, args: &[&str], colour: bool) -> Pty {
         let command = format!(
             "{} --project {} play {}",
             common::BINARY,
             env!("CARGO_MANIFEST_DIR"),
             args.join(" ")
         );
-        let mut child = Command::new("script")
+        let mut script = Command::new("script");
+        script
             .args(["-qfec", &command, "/dev/null"])
             .current_dir(dir.path())
             .env("SANDTABLE_DATA", dir.path().join(".data"))
-            .env("NO_COLOR", "1")
-            .env("TERM", "xterm")
+            .env("TERM", "xterm");
+        if colour {
+            script.env_remove("NO_COLOR");
+        } else {
+            script.env("NO_COLOR", "1");
+        }
+        let mut child = script
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -131,8 +173,13 @@ impl Pty {
 
     /// What has been shown so far, without control sequences or carriage returns.
     fn screen(&self) -> String {
+        strip_escapes(&self.raw_screen().replace('\r', ""))
+    }
+
+    /// What has been shown so far, control sequences and all.
+    fn raw_screen(&self) -> String {
         let bytes = self.screen.lock().expect("screen").clone();
-        strip_escapes(&String::from_utf8_lossy(&bytes).replace('\r', ""))
+        String::from_utf8_lossy(&bytes).into_owned()
     }
 
     /// Waits until `text` is shown after what was last expected, for up to `within`.
@@ -164,9 +211,9 @@ impl Pty {
     }
 
     /// Closes the terminal's input and waits for the program to end; fails the test if it
-    /// does not. Returns everything shown.
+    /// does not.
     #[track_caller]
-    fn finish(mut self) -> String {
+    fn wait_end(&mut self) {
         drop(self.stdin.take());
         let start = Instant::now();
         while self.child.try_wait().expect("waiting").is_none() {
@@ -180,6 +227,12 @@ impl Pty {
         if let Some(r) = self.reader.take() {
             let _ = r.join();
         }
+    }
+
+    /// As [`Pty::wait_end`]; returns everything shown.
+    #[track_caller]
+    fn finish(mut self) -> String {
+        self.wait_end();
         self.screen()
     }
 }

@@ -46,7 +46,7 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         ":map",
-        "draw the table: terrain, and each unit by side and facing",
+        "draw the table: terrain, each figure by a mark of its own, and a legend of marks, ids and facings",
     ),
     (
         ":dice",
@@ -78,6 +78,8 @@ pub enum Reply {
     Done,
     /// Text to show (help, unit lists, a Rhai value).
     Text(String),
+    /// Draw the table (`:map`; the front end knows whether it may colour it).
+    Map,
     /// Leave the prompt.
     Quit,
     /// Replace the game with a saved one (the front end opens it).
@@ -193,7 +195,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word]) -> Result<Reply, Er
             Ok(Reply::Done)
         }
         ":rules" => Ok(Reply::Text(rules(session))),
-        ":map" => Ok(Reply::Text(super::map::draw(&session.state(), 72))),
+        ":map" => Ok(Reply::Map),
         ":dice" => match ws.get(1).map(|w| w.text.as_str()) {
             Some("manual") => Ok(Reply::Dice(true)),
             Some("auto") => Ok(Reply::Dice(false)),

@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use super::command::{self, Reply};
 use super::journal::Journal;
+use super::map;
 use super::watch::Watcher;
 use super::{Common, flush_events, report_error, start_session};
 use crate::error::Error;
@@ -209,6 +210,13 @@ fn carry_out(
             }
         },
         Ok(Reply::Done) => Some(true),
+        Ok(Reply::Map) => {
+            if !json {
+                let colour = super::colour(std::io::stdout().is_terminal());
+                outln!("{}", map::draw(&session.state(), map::COLUMNS, colour));
+            }
+            Some(true)
+        }
         Ok(Reply::Text(text)) => {
             if !json {
                 outln!("{text}");
