@@ -33,6 +33,9 @@ fn prompt_on_a_terminal_completes_and_plays() {
     pty.expect("=> 2");
     pty.expect(PROMPT);
     pty.keys(":quit\n");
+    // The melee is not saved.
+    pty.expect(LEAVE);
+    pty.keys("y\n");
     let screen = pty.finish();
     assert!(screen.contains("melee viking_1 legionary_1"), "{screen}");
 }
@@ -52,6 +55,8 @@ fn tab_twice_lists_the_matches() {
     pty.expect("viking_1 wins 4 to 2: legionary_1 is killed");
     pty.expect(PROMPT);
     pty.keys(":quit\n");
+    pty.expect(LEAVE);
+    pty.keys("y\n");
     pty.finish();
 }
 
@@ -84,6 +89,61 @@ fn map_at_a_terminal_is_in_colour_unless_no_color_is_set() {
             );
         }
     }
+}
+
+/// The question before leaving a game with unsaved changes.
+const LEAVE: &str = "the game has changes since it was last saved; leave anyway? [y/N] ";
+
+// Guards leaving by mistake: `:quit` and Ctrl-D left a game with unsaved changes without a
+// word. At a terminal they ask first; no (the default) stays, yes or a second Ctrl-D
+// leaves; a game just saved, or with nothing done, leaves at once.
+#[test]
+fn leaving_unsaved_changes_asks_first() {
+    let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
+        return;
+    };
+    pty.expect(PROMPT);
+    pty.keys("roll 1d6\n");
+    pty.expect("1d6: ");
+    pty.expect(PROMPT);
+    pty.keys(":quit\n");
+    pty.expect(LEAVE);
+    // Enter is no.
+    pty.keys("\n");
+    pty.expect(PROMPT);
+    pty.keys("\x04");
+    pty.expect(LEAVE);
+    pty.keys("n\n");
+    pty.expect(PROMPT);
+    pty.keys(":save game.json\n");
+    pty.expect("saved to game.json");
+    pty.expect(PROMPT);
+    pty.keys(":quit\n");
+    let screen = pty.finish();
+    assert_eq!(screen.matches(LEAVE).count(), 2, "{screen}");
+
+    // Yes leaves; so does Ctrl-D at the question.
+    for answer in ["y\n", "\x04"] {
+        let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
+            return;
+        };
+        pty.expect(PROMPT);
+        pty.keys("roll 1d6\n");
+        pty.expect(PROMPT);
+        pty.keys("\x04");
+        pty.expect(LEAVE);
+        pty.keys(answer);
+        pty.finish();
+    }
+
+    // Nothing done, nothing to ask.
+    let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
+        return;
+    };
+    pty.expect(PROMPT);
+    pty.keys("\x04");
+    let screen = pty.finish();
+    assert!(!screen.contains(LEAVE), "{screen}");
 }
 
 /// The binary at a pseudo-terminal made by `script` (util-linux): keys are typed into it,

@@ -418,3 +418,15 @@ fn map_marks_stay_with_their_figures() {
     out.stdout_has(&["legionary_1 is killed", "   B legionary_2 ↑"])
         .stdout_lacks("A legionary_1");
 }
+
+// Guards that piped input is never asked anything: `:quit` after an unsaved action leaves
+// at once, as does the end of the input.
+#[test]
+fn piped_input_leaves_unsaved_changes_without_asking() {
+    for lines in ["roll 1d6\n:quit\nroll 2d6\n", "roll 1d6\n"] {
+        let out = sandtable(&["play", "--seed", "3"], Some(lines));
+        out.expect_code(0)
+            .stdout_lacks("leave anyway")
+            .stdout_lacks("2d6: ");
+    }
+}

@@ -68,8 +68,21 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         ":without",
         "take a house rule out of force by name: `:without vikings_in_wood` (undoable)",
     ),
-    (":quit", "leave (Ctrl-D does too)"),
+    (
+        ":quit",
+        "leave (Ctrl-D does too); asks first if the game has changed since it was saved",
+    ),
 ];
+
+/// The commands that leave the prompt.
+pub const QUIT: [&str; 3] = [":quit", ":q", ":exit"];
+
+/// Whether a line is a command to leave the prompt.
+pub fn is_quit(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|w| QUIT.contains(&w))
+}
 
 /// What a line asks the front end to do after it has been carried out.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,7 +136,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word]) -> Result<Reply, Er
     let line = parsed.text.as_str();
     let name = ws[0].text.as_str();
     match name {
-        ":quit" | ":q" | ":exit" => Ok(Reply::Quit),
+        _ if QUIT.contains(&name) => Ok(Reply::Quit),
         ":seed" => Ok(Reply::Text(format!("seed {}", session.state().rng.seed()))),
         ":explain" => Ok(Reply::Text(explain(session))),
         ":undo" | ":redo" => {

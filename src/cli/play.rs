@@ -1,6 +1,7 @@
 //! `sandtable play`: the prompt. On a terminal it uses rustyline (history in the user's data
-//! folder, Ctrl-C cancels a line, Ctrl-D leaves); with piped input it reads lines plainly and
-//! echoes each one, so a transcript reads like the game.
+//! folder, Ctrl-C cancels a line, Ctrl-D leaves, asking first if the game has unsaved
+//! changes); with piped input it reads lines plainly and echoes each one, so a transcript
+//! reads like the game.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -349,6 +350,14 @@ fn interactive(
                 }
                 let text = std::mem::take(&mut entry);
                 let _ = editor.add_history_entry(text.trim_end());
+                // Leaving is no part of the game: a `:quit` the player takes back must not
+                // end a replay of the journal there.
+                if command::is_quit(&text) {
+                    if may_leave(&mut editor, session) {
+                        break;
+                    }
+                    continue;
+                }
                 hot_reload(session, &mut watcher, json);
                 journal.borrow_mut().record(text.trim_end());
                 number += 1;
@@ -360,12 +369,17 @@ fn interactive(
                     feed,
                 )
                 .is_none()
+                    && may_leave(&mut editor, session)
                 {
                     break;
                 }
             }
             Err(ReadlineError::Interrupted) => entry.clear(),
-            Err(ReadlineError::Eof) => break,
+            Err(ReadlineError::Eof) => {
+                if may_leave(&mut editor, session) {
+                    break;
+                }
+            }
             Err(e) => return Err(Error::other(format!("the prompt failed: {e}"), None)),
         }
     }
@@ -373,6 +387,19 @@ fn interactive(
         let _ = editor.save_history(h);
     }
     Ok(0)
+}
+
+/// Whether the player may leave: at once if the game has no unsaved changes, else if they
+/// say so. No (the default) and Ctrl-C stay; yes, or Ctrl-D again, leaves.
+fn may_leave(editor: &mut Editor<PromptHelper, DefaultHistory>, session: &Session) -> bool {
+    if !session.changed_since_save() {
+        return true;
+    }
+    match editor.readline("the game has changes since it was last saved; leave anyway? [y/N] ") {
+        Ok(answer) => matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"),
+        Err(ReadlineError::Interrupted) => false,
+        Err(_) => true,
+    }
 }
 
 /// Carries out lines read one by one (piped input, a replayed journal), echoing each; the
