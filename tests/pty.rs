@@ -146,6 +146,45 @@ fn leaving_unsaved_changes_asks_first() {
     assert!(!screen.contains(LEAVE), "{screen}");
 }
 
+// Guards hearing of an edit at once: a script saved while the prompt waited was noticed
+// only when the next line was entered. Now, within a second, the prompt says that the new
+// rules take effect from the next line, or shows why they do not compile; the reload itself
+// still happens before the next action.
+#[test]
+fn an_edit_is_announced_while_the_prompt_waits() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let rule = dir.path().join("house.rhai");
+    std::fs::write(&rule, "fn unused() { 1 }\n").expect("a house rule");
+    let Some(mut pty) = Pty::play_in(dir, &["--seed", "3", "--with", "house.rhai"], false) else {
+        return;
+    };
+    pty.expect(PROMPT);
+    // A second, with room for a loaded machine.
+    let soon = Duration::from_secs(3);
+    std::fs::write(&rule, "fn unused() { 22 }\n").expect("an edit");
+    let notice = "house.rhai changed: the new rules take effect from your next line";
+    assert!(pty.shows_within(notice, soon), "{}", pty.screen());
+    std::fs::write(&rule, "fn unused( {\n").expect("a broken edit");
+    let broken = "house.rhai changed, but the old rules stay in force:";
+    assert!(pty.shows_within(broken, soon), "{}", pty.screen());
+    assert!(
+        pty.shows_within("Expecting ')' to close the parameters list", soon),
+        "{}",
+        pty.screen()
+    );
+    std::fs::write(&rule, "fn unused() { 333 }\n").expect("a mended edit");
+    assert!(pty.shows_within(notice, soon), "{}", pty.screen());
+    // Nothing was typed: the prompt is still waiting, and the reload comes with the next line.
+    pty.keys("roll 1d6\n");
+    pty.expect("house.rhai changed: reloaded the scripts");
+    pty.expect("1d6: ");
+    pty.expect(PROMPT);
+    pty.keys(":quit\n");
+    pty.expect(LEAVE);
+    pty.keys("y\n");
+    pty.finish();
+}
+
 /// The binary at a pseudo-terminal made by `script` (util-linux): keys are typed into it,
 /// and what it shows is read as it comes.
 struct Pty {
@@ -168,15 +207,18 @@ impl Pty {
 
     /// As [`Pty::play`]; with `colour`, `NO_COLOR` is not set.
     fn play_with(args: &[&str], colour: bool) -> Option<Pty> {
+        Pty::play_in(tempfile::tempdir().expect("a folder"), args, colour)
+    }
+
+    /// As [`Pty::play_with`], in `dir`.
+    fn play_in(dir: tempfile::TempDir, args: &[&str], colour: bool) -> Option<Pty> {
         if Command::new("script").arg("--version").output().is_err() {
             eprintln!("skipped: `script` (util-linux) is not installed");
             return None;
         }
-        let dir = tempfile::tempdir().expect("a folder");
         Some(Pty::start(dir, args, colour))
     }
 
-    /// As [`Pty::play_with`], in `dir`.
     fn start(dir: tempfile::TempDir, args: &[&str], colour: bool) -> Pty {
         let command = format!(
             "{} --project {} play {}",

@@ -16,6 +16,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use super::announcer::Announcer;
 use super::command::{self, Reply};
 use super::journal::Journal;
 use super::map;
@@ -233,7 +234,8 @@ fn carry_out(
 
 /// Applies edits to the game's scripts before the next action: the new code is in force from
 /// it on, the game keeps every unit, card and roll; a broken edit leaves the old code.
-fn hot_reload(session: &mut Session, watcher: &mut Watcher, json: bool) {
+/// With `announced`, an [`Announcer`] has told of a changed scenario already.
+fn hot_reload(session: &mut Session, watcher: &mut Watcher, json: bool, announced: bool) {
     let mut changed = watcher.changes();
     // A changed scenario is a new game, not an edit of the rules: say so, and leave it to
     // `:load`.
@@ -244,11 +246,13 @@ fn hot_reload(session: &mut Session, watcher: &mut Watcher, json: bool) {
         .position(|p| std::fs::canonicalize(p).is_ok_and(|p| p == scenario))
     {
         changed.remove(i);
-        outln!(
-            "{} changed: `:load {}` starts a game of it",
-            session.scenario().path.display(),
-            session.scenario().path.display()
-        );
+        if !announced {
+            outln!(
+                "{} changed: `:load {}` starts a game of it",
+                session.scenario().path.display(),
+                session.scenario().path.display()
+            );
+        }
     }
     if changed.is_empty() {
         return;
@@ -337,9 +341,23 @@ fn interactive(
     let mut entry = String::new();
     let mut number = 0;
     let mut watcher = Watcher::new(session.script_paths());
+    // Edits are told of while the prompt waits, unless output is not a terminal or is JSON
+    // (the reload at the next line reports them then, as it always does).
+    let mut announcer = if json {
+        None
+    } else {
+        editor
+            .create_external_printer()
+            .ok()
+            .map(|printer| Announcer::start(printer, session))
+    };
     loop {
         if let Some(h) = editor.helper_mut() {
             h.refresh(session);
+        }
+        watcher.follow(session.script_paths());
+        if let Some(a) = &mut announcer {
+            a.follow(session);
         }
         match editor.readline(&prompt(session, !entry.is_empty())) {
             Ok(line) => {
@@ -358,7 +376,7 @@ fn interactive(
                     }
                     continue;
                 }
-                hot_reload(session, &mut watcher, json);
+                hot_reload(session, &mut watcher, json, announcer.is_some());
                 journal.borrow_mut().record(text.trim_end());
                 number += 1;
                 if carry_out(
@@ -427,7 +445,8 @@ pub fn run_lines(
         }
         let text = std::mem::take(&mut entry);
         let text = text.trim_end();
-        hot_reload(session, &mut watcher, json);
+        watcher.follow(session.script_paths());
+        hot_reload(session, &mut watcher, json, false);
         if let Some(j) = journal {
             j.borrow_mut().record(text);
         }
