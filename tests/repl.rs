@@ -347,3 +347,86 @@ fn run_watch_reruns_when_the_batch_file_changes() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// A scenario with more Romans than there are capitals, and two Vikings in one cell of
+/// `:map`.
+const CROWD: &str = "name: A crowd
+ruleset: playmobil
+table: { width: 48, depth: 36 }
+first: vikings
+sides:
+  - id: romans
+    name: Rome
+    edge: south
+    units:
+      - { id: legionary, type: heavy_infantry, count: 30, at: [2, 6], facing: 0, spacing: 1.5 }
+  - id: vikings
+    name: The Vikings
+    edge: north
+    units:
+      - { id: viking, type: heavy_infantry, count: 2, at: [20.3, 30], facing: 180, spacing: 0.1 }
+";
+
+// Guards telling figures apart on `:map`: every figure of a side was the same letter. Each
+// now has a mark of its own and a line in the legend, a figure past its side's marks is a
+// `*` and still listed, a figure hidden by another says so, and output to a pipe has no
+// colour even when `NO_COLOR` is not set.
+#[test]
+fn map_gives_each_figure_a_mark_and_a_legend() {
+    let ws = Workspace::new();
+    ws.write("game.yaml", CROWD);
+    let mut child = common::binary_command(&common::project(), &["play", "game.yaml"])
+        .current_dir(ws.path())
+        .env_remove("NO_COLOR")
+        .env("SANDTABLE_DATA", ws.path().join(".data"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b":map\n")
+        .expect("a line");
+    let out = child.wait_with_output().expect("the binary ends");
+    let map = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{map}");
+    assert!(!map.contains('\x1b'), "colour in a pipe:\n{map}");
+    for entry in [
+        "   A legionary_1 ↑",
+        "G legionary_7 ↑    I legionary_8 ↑",
+        "Z legionary_24 ↑",
+        "* legionary_25 ↑",
+        "* legionary_30 ↑",
+        "   a viking_1 ↓ (hidden by b)   b viking_2 ↓",
+    ] {
+        assert!(map.contains(entry), "no {entry:?} in\n{map}");
+    }
+}
+
+// Guards that a mark stays with its figure all game: when legionary_1 falls, legionary_2 is
+// still `B`.
+#[test]
+fn map_marks_stay_with_their_figures() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some("melee viking_1 legionary_1\n:map\n"),
+    );
+    out.expect_code(0);
+    out.stdout_has(&["legionary_1 is killed", "   B legionary_2 ↑"])
+        .stdout_lacks("A legionary_1");
+}
+
+// Guards that piped input is never asked anything: `:quit` after an unsaved action leaves
+// at once, as does the end of the input.
+#[test]
+fn piped_input_leaves_unsaved_changes_without_asking() {
+    for lines in ["roll 1d6\n:quit\nroll 2d6\n", "roll 1d6\n"] {
+        let out = sandtable(&["play", "--seed", "3"], Some(lines));
+        out.expect_code(0)
+            .stdout_lacks("leave anyway")
+            .stdout_lacks("2d6: ");
+    }
+}

@@ -46,7 +46,7 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         ":map",
-        "draw the table: terrain, and each unit by side and facing",
+        "draw the table: terrain, each figure by a mark of its own, and a legend of marks, ids and facings",
     ),
     (
         ":dice",
@@ -68,8 +68,21 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         ":without",
         "take a house rule out of force by name: `:without vikings_in_wood` (undoable)",
     ),
-    (":quit", "leave (Ctrl-D does too)"),
+    (
+        ":quit",
+        "leave (Ctrl-D does too); asks first if the game has changed since it was saved",
+    ),
 ];
+
+/// The commands that leave the prompt.
+pub const QUIT: [&str; 3] = [":quit", ":q", ":exit"];
+
+/// Whether a line is a command to leave the prompt.
+pub fn is_quit(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|w| QUIT.contains(&w))
+}
 
 /// What a line asks the front end to do after it has been carried out.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,6 +91,8 @@ pub enum Reply {
     Done,
     /// Text to show (help, unit lists, a Rhai value).
     Text(String),
+    /// Draw the table (`:map`; the front end knows whether it may colour it).
+    Map,
     /// Leave the prompt.
     Quit,
     /// Replace the game with a saved one (the front end opens it).
@@ -150,7 +165,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
     let line = parsed.text.as_str();
     let name = ws[0].text.as_str();
     match name {
-        ":quit" | ":q" | ":exit" => Ok(Reply::Quit),
+        _ if QUIT.contains(&name) => Ok(Reply::Quit),
         ":seed" => Ok(Reply::Text(format!("seed {}", session.state().rng.seed()))),
         ":explain" => Ok(Reply::Text(explain(session))),
         ":undo" | ":redo" => {
@@ -229,7 +244,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             Ok(Reply::Done)
         }
         ":rules" => Ok(Reply::Text(rules(session))),
-        ":map" => Ok(Reply::Text(super::map::draw(&session.state(), 72))),
+        ":map" => Ok(Reply::Map),
         ":dice" => match ws.get(1).map(|w| w.text.as_str()) {
             Some("manual") => Ok(Reply::Dice(true)),
             Some("auto") => Ok(Reply::Dice(false)),

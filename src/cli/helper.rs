@@ -2,7 +2,9 @@
 //!
 //! Completes meta commands after `:`, verbs (and `roll`, `draw`) as the first word, file
 //! paths after `:load`, `:open` and `:save`, and unit ids, ability names and side ids
-//! elsewhere. Hints show the rest of a verb's usage as its arguments are typed.
+//! elsewhere. A single match is completed with the space after it; several are completed as
+//! far as they agree, and a second Tab lists them (the prompt uses rustyline's
+//! `CompletionType::List`). Hints show the rest of a verb's usage as its arguments are typed.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -88,6 +90,18 @@ fn files(prefix: &str) -> Vec<Pair> {
     out
 }
 
+/// A single match finishes the word: it gets the space that the next word needs, unless
+/// one follows already or it is a folder, whose files come next.
+fn end_word(mut candidates: Vec<Pair>, after: &str) -> Vec<Pair> {
+    if let [only] = candidates.as_mut_slice()
+        && !only.replacement.ends_with('/')
+        && !after.starts_with(char::is_whitespace)
+    {
+        only.replacement.push(' ');
+    }
+    candidates
+}
+
 impl Completer for PromptHelper {
     type Candidate = Pair;
 
@@ -116,7 +130,7 @@ impl Completer for PromptHelper {
         } else {
             pairs(self.words.iter().map(String::as_str), word)
         };
-        Ok((start, candidates))
+        Ok((start, end_word(candidates, &line[pos..])))
     }
 }
 
@@ -166,10 +180,36 @@ mod tests {
             let (_, c) = h.complete(line, line.len(), &ctx).unwrap();
             c.into_iter().map(|p| p.replacement).collect::<Vec<_>>()
         };
-        assert_eq!(names("me"), ["melee"]);
+        assert_eq!(names("me"), ["melee "]);
         assert_eq!(names(":un"), [":units", ":undo"]);
-        assert_eq!(names("melee vi"), ["viking_1"]);
-        assert_eq!(names("melee viking_1 te"), ["testudo"]);
+        assert_eq!(names("melee vi"), ["viking_1 "]);
+        assert_eq!(names("melee viking_1 te"), ["testudo "]);
+    }
+
+    // Guards completing a word whole: `mel`, Tab, `vik` gave `meleevik`, since a unique
+    // completion did not end the word.
+    #[test]
+    fn a_unique_completion_ends_with_a_space() {
+        let h = helper();
+        let history = rustyline::history::DefaultHistory::new();
+        let ctx = Context::new(&history);
+        let names = |line: &str, pos: usize| {
+            let (_, c) = h.complete(line, pos, &ctx).unwrap();
+            c.into_iter().map(|p| p.replacement).collect::<Vec<_>>()
+        };
+        assert_eq!(names("mel", 3), ["melee "]);
+        assert_eq!(names(":und", 4), [":undo "]);
+        assert_eq!(names("melee vi", 8), ["viking_1 "]);
+        // Several matches: the word is not finished yet.
+        assert_eq!(names(":un", 3), [":units", ":undo"]);
+        // A space already follows the word.
+        assert_eq!(names("mel viking_1", 3), ["melee"]);
+        // A folder goes on with its files.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("saves")).unwrap();
+        let line = format!(":open {}/sa", dir.path().display());
+        let folder = format!("{}/saves/", dir.path().display());
+        assert_eq!(names(&line, line.len()), [folder]);
     }
 
     #[test]

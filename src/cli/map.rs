@@ -1,23 +1,59 @@
 //! The table drawn in characters, for `:map` at the prompt.
 //!
 //! North is up. Terrain fills cells (`^` hill, `T` woods, `#` town, `=` road, `~` stream,
-//! `-` linear obstacle, `H` fortification); each unit in play is a letter for its side (`a`,
-//! `b`, ... in the scenario's order; capitals for a unit whose base fills more than a cell)
-//! with an arrow beside the legend showing its facing. A scale line gives inches.
+//! `-` linear obstacle, `H` fortification); each figure in play is a mark of its own: the
+//! first side's figures `A`, `B`, ... (capitals, without `H` and `T`, which are terrain), the
+//! second side's `a`, `b`, ..., the third side's `1`, `2`, ...; a figure past its side's marks
+//! (or of a fourth side) is a `*`. A figure keeps its mark all game, whoever falls. Under
+//! the map a legend gives each side's figures, mark, id and an arrow for the facing, saying
+//! which figure hides another in the same cell; a scale line gives inches.
+//!
+//! The front end says whether to colour: with `colour`, each side's marks and name are in a
+//! colour of its own (ANSI escapes), for a terminal; without, the text is plain.
 
 use crate::game::state::GameState;
 use crate::host::battlefield::Battlefield;
 use crate::host::geometry::Point;
 use crate::host::terrain::TerrainKind;
 
-/// Draws the table `columns` characters wide.
-pub fn draw(state: &GameState, columns: usize) -> String {
+/// The marks of the figures of the first sides, in the scenario's order of sides.
+const MARKS: [&str; 3] = [
+    "ABCDEFGIJKLMNOPQRSUVWXYZ",
+    "abcdefghijklmnopqrstuvwxyz",
+    "1234567890",
+];
+
+/// The mark of a figure past its side's marks.
+const MORE: char = '*';
+
+/// The colour of each side (bold red, cyan, yellow, green, magenta, blue), round again past
+/// the sixth.
+const COLOURS: [&str; 6] = [
+    "\x1b[1;31m",
+    "\x1b[1;36m",
+    "\x1b[1;33m",
+    "\x1b[1;32m",
+    "\x1b[1;35m",
+    "\x1b[1;34m",
+];
+
+const RESET: &str = "\x1b[0m";
+
+/// How wide the prompt draws the table.
+pub const COLUMNS: usize = 72;
+
+/// Space between two entries of a legend line.
+const GAP: usize = 3;
+
+/// Draws the table `columns` characters wide (inside its frame); with `colour`, each side
+/// in its colour.
+pub fn draw(state: &GameState, columns: usize, colour: bool) -> String {
     let field: &Battlefield = &state.battlefield;
     let columns = columns.clamp(20, 200);
     // Characters are about twice as tall as wide: rows are two columns' worth of inches.
     let scale = field.width / columns as f64;
     let rows = ((field.depth / (scale * 2.0)).ceil() as usize).clamp(5, 100);
-    let mut grid = vec![vec![' '; columns]; rows];
+    let mut grid = vec![vec![Cell::Ground(' '); columns]; rows];
     for (r, row) in grid.iter_mut().enumerate() {
         for (c, cell) in row.iter_mut().enumerate() {
             let p = Point::new(
@@ -25,7 +61,7 @@ pub fn draw(state: &GameState, columns: usize) -> String {
                 field.depth - (r as f64 + 0.5) * scale * 2.0,
             );
             for f in field.terrain.at(p) {
-                *cell = match field.terrain.features[f].kind {
+                *cell = Cell::Ground(match field.terrain.features[f].kind {
                     TerrainKind::Woods => 'T',
                     TerrainKind::Hill(_) => '^',
                     TerrainKind::Town => '#',
@@ -33,27 +69,46 @@ pub fn draw(state: &GameState, columns: usize) -> String {
                     TerrainKind::Stream => '~',
                     TerrainKind::LinearObstacle => '-',
                     TerrainKind::Fortification => 'H',
-                };
+                });
             }
         }
     }
-    let side_letter = |side: &str| {
-        let i = state.sides.iter().position(|s| s.id == side).unwrap_or(0);
-        (b'a' + (i as u8 % 26)) as char
-    };
-    for i in field.in_play() {
+    let figures = figures(state);
+    // Figures with marks of their own are drawn last, so a `*` never hides one.
+    let mut order: Vec<usize> = field.in_play().collect();
+    order.sort_by_key(|&i| figures[i].mark != MORE);
+    let mut hidden_by: Vec<Option<usize>> = vec![None; figures.len()];
+    for i in order {
         let u = &field.units()[i];
         let c = ((u.pos.x / scale) as usize).min(columns - 1);
         let r = (((field.depth - u.pos.y) / (scale * 2.0)) as usize).min(rows - 1);
-        grid[r][c] = side_letter(&u.side);
+        if let Cell::Figure(under) = grid[r][c] {
+            hidden_by[under] = Some(i);
+        }
+        grid[r][c] = Cell::Figure(i);
     }
+    let paint = |text: &str, side: usize| {
+        if colour {
+            format!("{}{text}{RESET}", COLOURS[side % COLOURS.len()])
+        } else {
+            text.to_string()
+        }
+    };
     let mut out = String::new();
     out.push('+');
     out.push_str(&"-".repeat(columns));
     out.push_str("+ north\n");
     for row in grid {
         out.push('|');
-        out.extend(row);
+        for cell in row {
+            match cell {
+                Cell::Ground(ch) => out.push(ch),
+                Cell::Figure(i) => {
+                    let f = &figures[i];
+                    out.push_str(&paint(&f.mark.to_string(), f.side));
+                }
+            }
+        }
         out.push_str("|\n");
     }
     out.push('+');
@@ -66,25 +121,98 @@ pub fn draw(state: &GameState, columns: usize) -> String {
         field.width,
         field.depth
     ));
-    for (i, s) in state.sides.iter().enumerate() {
-        let arrows: Vec<String> = field
-            .by_side(&s.id)
-            .map(|u| {
-                let u = &field.units()[u];
-                format!("{} {}", u.id, arrow(u.facing))
+    for (s, side) in state.sides.iter().enumerate() {
+        out.push_str(&format!(" {}:", paint(&side.name, s)));
+        // Each entry: the mark, the id, the facing, and what hides it.
+        let entries: Vec<(String, String)> = field
+            .by_side(&side.id)
+            .map(|i| {
+                let u = &field.units()[i];
+                let mark = figures[i].mark.to_string();
+                let hidden = hidden_by[i]
+                    .map(|top| format!(" (hidden by {})", figures[top].mark))
+                    .unwrap_or_default();
+                let rest = format!(" {} {}{hidden}", u.id, arrow(u.facing));
+                (
+                    format!("{mark}{rest}"),
+                    format!("{}{rest}", paint(&mark, s)),
+                )
             })
             .collect();
-        out.push_str(&format!(
-            " {} = {}: {}\n",
-            (b'a' + i as u8) as char,
-            s.name,
-            arrows.join(", ")
-        ));
+        if entries.is_empty() {
+            out.push_str(" no figures in play\n");
+            continue;
+        }
+        out.push('\n');
+        legend_lines(&mut out, &entries, columns + 2);
     }
     out.push_str(
         " terrain: ^ hill, T woods, # town, = road, ~ stream, - obstacle, H fortification",
     );
     out
+}
+
+/// What a cell of the map shows: the ground, or a figure (by its index on the battlefield).
+#[derive(Clone, Copy)]
+enum Cell {
+    Ground(char),
+    Figure(usize),
+}
+
+/// How a figure is drawn: its mark and its side's place in the scenario.
+struct Figure {
+    mark: char,
+    side: usize,
+}
+
+/// The mark of every figure, by its index on the battlefield: the side's marks in the
+/// battlefield's order, counting figures out of play, so that no mark changes hands.
+fn figures(state: &GameState) -> Vec<Figure> {
+    let mut given = vec![0; state.sides.len()];
+    state
+        .battlefield
+        .units()
+        .iter()
+        .map(|u| {
+            let side = state
+                .sides
+                .iter()
+                .position(|s| s.id == u.side)
+                .unwrap_or(state.sides.len());
+            let n = given.get_mut(side).map_or(usize::MAX, |g| {
+                *g += 1;
+                *g - 1
+            });
+            let mark = MARKS
+                .get(side)
+                .and_then(|marks| marks.chars().nth(n))
+                .unwrap_or(MORE);
+            Figure { mark, side }
+        })
+        .collect()
+}
+
+/// Appends a side's entries (plain, and as shown) in columns, in reading order, no line
+/// wider than `width`.
+fn legend_lines(out: &mut String, entries: &[(String, String)], width: usize) {
+    let indent = "   ";
+    let widest = entries
+        .iter()
+        .map(|(plain, _)| plain.chars().count())
+        .max()
+        .unwrap_or(0);
+    let per_line = ((width - indent.len() + GAP) / (widest + GAP)).max(1);
+    for line in entries.chunks(per_line) {
+        out.push_str(indent);
+        for (k, (plain, shown)) in line.iter().enumerate() {
+            out.push_str(shown);
+            if k + 1 < line.len() {
+                let pad = widest - plain.chars().count() + GAP;
+                out.push_str(&" ".repeat(pad));
+            }
+        }
+        out.push('\n');
+    }
 }
 
 /// An arrow for a facing (eight directions).
@@ -96,6 +224,15 @@ fn arrow(facing: f64) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::project::Project;
+    use crate::game::scenario::Scenario;
+    use crate::session::Session;
+
+    fn session() -> Session {
+        let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();
+        Session::new(&project, scenario, 1).unwrap()
+    }
 
     #[test]
     fn arrows_point_the_way_units_face() {
@@ -104,5 +241,42 @@ mod tests {
         assert_eq!(arrow(180.0), '↓');
         assert_eq!(arrow(350.0), '↑');
         assert_eq!(arrow(225.0), '↙');
+    }
+
+    // Guards telling figures apart on the map: every figure of a side was the same letter.
+    #[test]
+    fn each_figure_has_its_own_mark_and_a_line_in_the_legend() {
+        let s = session();
+        let map = draw(&s.state(), COLUMNS, false);
+        let frame: String = map
+            .lines()
+            .filter(|l| l.starts_with('|'))
+            .collect::<Vec<_>>()
+            .join("\n");
+        // Rome is the first side, the Vikings the second.
+        for mark in ['A', 'B', 'E', 'J', 'a', 'b', 'j'] {
+            assert_eq!(frame.matches(mark).count(), 1, "{mark} in\n{map}");
+        }
+        assert!(
+            map.contains("   A legionary_1 ↑   B legionary_2 ↑"),
+            "{map}"
+        );
+        assert!(map.contains("   a viking_1 ↓"), "{map}");
+        assert!(map.contains(" Rome:\n"), "{map}");
+        // The legend fits beside the map.
+        let legend = map.lines().skip_while(|l| !l.starts_with(" Rome"));
+        for line in legend.filter(|l| !l.starts_with(" terrain")) {
+            assert!(line.chars().count() <= 74, "too wide: {line:?}");
+        }
+        assert!(!map.contains('\x1b'), "{map}");
+    }
+
+    #[test]
+    fn each_side_has_its_colour_when_asked() {
+        let s = session();
+        let map = draw(&s.state(), COLUMNS, true);
+        assert!(map.contains("\x1b[1;31mA\x1b[0m legionary_1 ↑"), "{map}");
+        assert!(map.contains("\x1b[1;36ma\x1b[0m viking_1 ↓"), "{map}");
+        assert!(map.contains(" \x1b[1;31mRome\x1b[0m:"), "{map}");
     }
 }

@@ -9,6 +9,7 @@ macro_rules! outln {
     };
 }
 
+mod announcer;
 mod battle;
 mod check;
 pub mod command;

@@ -1,12 +1,13 @@
 //! `sandtable play`: the prompt. On a terminal it uses rustyline (history in the user's data
-//! folder, Ctrl-C cancels a line, Ctrl-D leaves); with piped input it reads lines plainly and
-//! echoes each one, so a transcript reads like the game.
+//! folder, Ctrl-C cancels a line, Ctrl-D leaves, asking first if the game has unsaved
+//! changes); with piped input it reads lines plainly and echoes each one, so a transcript
+//! reads like the game.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use rustyline::Editor;
 use rustyline::history::DefaultHistory;
+use rustyline::{CompletionType, Config, Editor};
 
 use super::helper::PromptHelper;
 use rustyline::error::ReadlineError;
@@ -15,8 +16,10 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use super::announcer::Announcer;
 use super::command::{self, Mode, Reply};
 use super::journal::{Check, Item, Journal};
+use super::map;
 use super::watch::Watcher;
 use super::{Common, flush_events, report_error, start_session};
 use crate::error::Error;
@@ -225,6 +228,13 @@ fn carry_out(
             }
         },
         Ok(Reply::Done) => Some(true),
+        Ok(Reply::Map) => {
+            if !json {
+                let colour = super::colour(std::io::stdout().is_terminal());
+                outln!("{}", map::draw(&session.state(), map::COLUMNS, colour));
+            }
+            Some(true)
+        }
         Ok(Reply::Text(text)) => {
             if !json {
                 outln!("{text}");
@@ -246,19 +256,21 @@ fn carry_out(
     }
 }
 
-/// Applies edits to the game's scripts before the next action, noted in the journal.
+/// Applies edits to the game's scripts before the next action, noted in the journal. With
+/// `announced`, an [`Announcer`] has told of a changed scenario already.
 fn hot_reload(
     session: &mut Session,
     watcher: &mut Watcher,
     json: bool,
     journal: &RefCell<Journal>,
+    announced: bool,
 ) {
     let changed = watcher.changes();
     if changed.is_empty() {
         return;
     }
     journal.borrow_mut().record_reload(&changed, session);
-    reload_changed(session, changed, json, true);
+    reload_changed(session, changed, json, true, announced);
     journal.borrow_mut().note(session);
     // The watcher follows the new session's files (a house rule may have been added).
     *watcher = Watcher::new(session.script_paths());
@@ -269,7 +281,7 @@ fn hot_reload(
 /// checked against their fingerprints then.
 fn replay_rules(session: &mut Session, item: Item, check: &mut Check, json: bool, show: bool) {
     match item {
-        Item::Reload(changed) => reload_changed(session, changed, json, show),
+        Item::Reload(changed) => reload_changed(session, changed, json, show, false),
         Item::Read { line, scripts } => check.compare(&scripts, Some(line)),
         Item::Line(..) => {}
     }
@@ -277,8 +289,15 @@ fn replay_rules(session: &mut Session, item: Item, check: &mut Check, json: bool
 
 /// Applies edits to the game's scripts (`changed`) before the next action: the new code is in
 /// force from it on, the game keeps every unit, card and roll; a broken edit leaves the old
-/// code. With `show`, says so.
-fn reload_changed(session: &mut Session, mut changed: Vec<PathBuf>, json: bool, show: bool) {
+/// code. With `show`, says so; with `announced`, an [`Announcer`] has told of a changed
+/// scenario already.
+fn reload_changed(
+    session: &mut Session,
+    mut changed: Vec<PathBuf>,
+    json: bool,
+    show: bool,
+    announced: bool,
+) {
     // A changed scenario is a new game, not an edit of the rules: say so, and leave it to
     // `:load`.
     let scenario = std::fs::canonicalize(&session.scenario().path)
@@ -288,7 +307,7 @@ fn reload_changed(session: &mut Session, mut changed: Vec<PathBuf>, json: bool, 
         .position(|p| std::fs::canonicalize(p).is_ok_and(|p| p == scenario))
     {
         changed.remove(i);
-        if show {
+        if show && !announced {
             outln!(
                 "{} changed: `:load {}` starts a game of it",
                 session.scenario().path.display(),
@@ -366,8 +385,13 @@ fn interactive(
     journal: &Rc<RefCell<Journal>>,
     feed: &DiceFeed,
 ) -> Result<u8, Error> {
-    let mut editor: Editor<PromptHelper, DefaultHistory> =
-        Editor::new().map_err(|e| Error::other(format!("cannot start the prompt: {e}"), None))?;
+    // Tab completes as far as the matches agree, and a second Tab lists them, as in a
+    // shell: cycling through twenty unit ids one by one hides which there are.
+    let config = Config::builder()
+        .completion_type(CompletionType::List)
+        .build();
+    let mut editor: Editor<PromptHelper, DefaultHistory> = Editor::with_config(config)
+        .map_err(|e| Error::other(format!("cannot start the prompt: {e}"), None))?;
     editor.set_helper(Some(PromptHelper::default()));
     let history = history_file();
     if let Some(h) = &history {
@@ -380,9 +404,23 @@ fn interactive(
     let mut entry = String::new();
     let mut number = 0;
     let mut watcher = Watcher::new(session.script_paths());
+    // Edits are told of while the prompt waits, unless output is not a terminal or is JSON
+    // (the reload at the next line reports them then, as it always does).
+    let mut announcer = if json {
+        None
+    } else {
+        editor
+            .create_external_printer()
+            .ok()
+            .map(|printer| Announcer::start(printer, session))
+    };
     loop {
         if let Some(h) = editor.helper_mut() {
             h.refresh(session);
+        }
+        watcher.follow(session.script_paths());
+        if let Some(a) = &mut announcer {
+            a.follow(session);
         }
         match editor.readline(&prompt(session, !entry.is_empty())) {
             Ok(line) => {
@@ -393,7 +431,15 @@ fn interactive(
                 }
                 let text = std::mem::take(&mut entry);
                 let _ = editor.add_history_entry(text.trim_end());
-                hot_reload(session, &mut watcher, json, journal);
+                // Leaving is no part of the game: a `:quit` the player takes back must not
+                // end a replay of the journal there.
+                if command::is_quit(&text) {
+                    if may_leave(&mut editor, session) {
+                        break;
+                    }
+                    continue;
+                }
+                hot_reload(session, &mut watcher, json, journal, announcer.is_some());
                 journal.borrow_mut().record(text.trim_end());
                 number += 1;
                 let done = carry_out(
@@ -405,12 +451,16 @@ fn interactive(
                     Mode::Play,
                 );
                 journal.borrow_mut().note(session);
-                if done.is_none() {
+                if done.is_none() && may_leave(&mut editor, session) {
                     break;
                 }
             }
             Err(ReadlineError::Interrupted) => entry.clear(),
-            Err(ReadlineError::Eof) => break,
+            Err(ReadlineError::Eof) => {
+                if may_leave(&mut editor, session) {
+                    break;
+                }
+            }
             Err(e) => return Err(Error::other(format!("the prompt failed: {e}"), None)),
         }
     }
@@ -428,6 +478,19 @@ pub enum Source<'a> {
     /// Replayed from a journal: nothing is written, reloads happen where the journal says,
     /// and `Check` names each script not as the session read it.
     Replayed(&'a mut Check),
+}
+
+/// Whether the player may leave: at once if the game has no unsaved changes, else if they
+/// say so. No (the default) and Ctrl-C stay; yes, or Ctrl-D again, leaves.
+fn may_leave(editor: &mut Editor<PromptHelper, DefaultHistory>, session: &Session) -> bool {
+    if !session.changed_since_save() {
+        return true;
+    }
+    match editor.readline("the game has changes since it was last saved; leave anyway? [y/N] ") {
+        Ok(answer) => matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"),
+        Err(ReadlineError::Interrupted) => false,
+        Err(_) => true,
+    }
 }
 
 /// Carries out lines read one by one (piped input, a replayed journal), echoing each; the
@@ -469,8 +532,9 @@ pub fn run_lines(
         }
         let text = std::mem::take(&mut entry);
         let text = text.trim_end();
+        watcher.follow(session.script_paths());
         if let Source::Played(journal) = source {
-            hot_reload(session, &mut watcher, json, journal);
+            hot_reload(session, &mut watcher, json, journal, false);
             journal.borrow_mut().record(text);
         }
         if !json && !text.trim().is_empty() {

@@ -4,7 +4,7 @@
 //! column (`game.txt:3:7`), any other error starts with the line (`game.txt:3: ...`).
 
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
 use super::command::{self, Reply};
@@ -100,6 +100,15 @@ pub fn run(
                 )));
             }
             Reply::Done => {}
+            Reply::Map => {
+                if !common.json {
+                    let colour = super::colour(std::io::stdout().is_terminal());
+                    outln!(
+                        "{}",
+                        super::map::draw(&session.state(), super::map::COLUMNS, colour)
+                    );
+                }
+            }
             Reply::Text(t) | Reply::Unwritten { text: t, .. } => {
                 if !common.json {
                     outln!("{t}");

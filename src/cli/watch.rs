@@ -51,6 +51,14 @@ impl Watcher {
         files
     }
 
+    /// Watches `roots` from now on, if they are not those watched already (a game loaded,
+    /// opened, or given a house rule); what changed before is forgotten.
+    pub fn follow(&mut self, roots: Vec<PathBuf>) {
+        if roots != self.roots {
+            *self = Watcher::new(roots);
+        }
+    }
+
     /// The files that changed (or appeared, or went) since the last call, once settled.
     pub fn changes(&mut self) -> Vec<PathBuf> {
         let now = self.scan();

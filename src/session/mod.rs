@@ -74,6 +74,10 @@ pub struct Session {
     emitted: usize,
     /// Which reading of the scripts from disk this is ([`Session::reading`]).
     reading: u64,
+    /// Steps taken, undone and redone since the game began, and how many there had been at
+    /// the last save: the game has unsaved changes when they differ.
+    steps: u64,
+    saved_steps: u64,
 }
 
 /// One step of `:undo`: an action, or a change of the house rules in force.
@@ -183,6 +187,8 @@ impl Session {
             has_setup: false,
             emitted: 0,
             reading: next_reading(),
+            steps: 0,
+            saved_steps: 0,
             scenario,
         };
         for path in session.scenario.ruleset.script_paths() {
@@ -240,6 +246,7 @@ impl Session {
         self.past.clear();
         self.future.clear();
         self.emitted = 0;
+        (self.steps, self.saved_steps) = (0, 0);
         self.set_up()
     }
 
@@ -673,6 +680,13 @@ impl Session {
     /// Confirms the last checkpoint: a new action forgets what had been undone.
     pub fn keep_checkpoint(&mut self) {
         self.future.clear();
+        self.steps += 1;
+    }
+
+    /// Whether anything undoable has happened (an action, a change of house rules, an undo
+    /// or a redo) since the game began or was last saved or opened.
+    pub fn changed_since_save(&self) -> bool {
+        self.steps != self.saved_steps
     }
 
     /// Undoes up to `n` steps (actions, or changes of the house rules), generator included
@@ -694,6 +708,7 @@ impl Session {
             }
             let redo = self.state.borrow_mut().rewind(step.mark.clone());
             self.future.push((step, redo));
+            self.steps += 1;
             done += 1;
         }
         self.emitted = self.emitted.min(self.state.borrow().log.len());
@@ -718,6 +733,7 @@ impl Session {
             }
             self.state.borrow_mut().replay(redo);
             self.past.push(step);
+            self.steps += 1;
             done += 1;
         }
         self.emitted = self.state.borrow().log.len();
@@ -771,6 +787,7 @@ impl Session {
             rules: Some(before),
         });
         self.future.clear();
+        self.steps += 1;
         Ok(())
     }
 
@@ -891,6 +908,7 @@ impl Session {
         fresh.past = std::mem::take(&mut self.past);
         fresh.future = std::mem::take(&mut self.future);
         fresh.emitted = self.emitted;
+        (fresh.steps, fresh.saved_steps) = (self.steps, self.saved_steps);
         // Functions typed at the prompt stay defined.
         fresh.ast = fresh.ast.merge(&self.prompt_functions);
         fresh.prompt_functions = std::mem::take(&mut self.prompt_functions);
@@ -900,13 +918,15 @@ impl Session {
     }
 
     /// Saves the whole game to a file (atomically).
-    pub fn save(&self, path: &Path) -> Result<(), Error> {
+    pub fn save(&mut self, path: &Path) -> Result<(), Error> {
         crate::game::save::SavedGame::of(
             &self.scenario.path,
             &self.scenario.house_rules,
             &self.state.borrow(),
         )
-        .write(path)
+        .write(path)?;
+        self.saved_steps = self.steps;
+        Ok(())
     }
 
     /// Continues a saved game: the scenario's scripts are loaded afresh and the saved state
@@ -931,12 +951,14 @@ impl Session {
         let past = self.past.len();
         let future = std::mem::take(&mut self.future);
         let emitted = self.emitted;
+        let steps = self.steps;
         let dice = self.manual.borrow_mut().take();
         let result = f(self);
         self.rollback(mark);
         self.past.truncate(past);
         self.future = future;
         self.emitted = emitted;
+        self.steps = steps;
         *self.manual.borrow_mut() = dice;
         result
     }
@@ -1126,6 +1148,38 @@ mod tests {
             !s.verbs().contains_key("fmt"),
             "private helpers are not verbs"
         );
+    }
+
+    // Guards the question before leaving a game with unsaved changes: what counts as one.
+    #[test]
+    fn changes_since_save_are_the_undoable_steps() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(1);
+        let act = |s: &mut Session, line: &str| {
+            let parsed = crate::session::line::Parsed::parse(s, "t", line).unwrap();
+            let _ = s.act(&parsed).unwrap();
+        };
+        assert!(!s.changed_since_save(), "a new game");
+        act(&mut s, "print(\"no step of undo\")");
+        assert!(!s.changed_since_save(), "printing changes nothing");
+        act(&mut s, "roll 1d6");
+        assert!(s.changed_since_save());
+        s.save(&dir.path().join("game.json")).unwrap();
+        assert!(!s.changed_since_save(), "just saved");
+        s.reload().unwrap();
+        assert!(!s.changed_since_save(), "a reload keeps the game");
+        s.undo(1).unwrap();
+        assert!(s.changed_since_save(), "the saved roll is undone");
+        s.redo(1).unwrap();
+        s.save(&dir.path().join("game.json")).unwrap();
+        s.add_house_rule(&PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/house_rules/vikings_in_wood.rhai"
+        )))
+        .unwrap();
+        assert!(s.changed_since_save(), "a house rule put in force");
+        let opened = Session::open(&s.project().clone(), &dir.path().join("game.json")).unwrap();
+        assert!(!opened.changed_since_save(), "a game just opened");
     }
 
     #[test]
