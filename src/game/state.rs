@@ -923,6 +923,19 @@ mod tests {
         assert_eq!(fingerprint(&s), before);
     }
 
+    // `set_stat` and `set_group` journaled their undo without counting it, so a script
+    // setting the same stat in a loop ran to the time budget, its journal growing.
+    #[test]
+    fn setting_stats_and_groups_counts_against_the_record_limit() {
+        let mut s = state();
+        s.begin_action();
+        for _ in 0..=MAX_RECORDS_PER_ACTION / 2 {
+            s.set_stat(0, "attack", Stat::Int(1)).unwrap();
+            s.set_group(0, "formation", Some("first")).unwrap();
+        }
+        assert!(s.flooded().is_some());
+    }
+
     #[test]
     fn forgetting_old_history_keeps_later_marks() {
         let mut s = state();
