@@ -139,12 +139,34 @@ pub fn action_odds(
     }
 }
 
+/// Why the exact walk over every outcome of the dice gave way to an estimate.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GiveUp {
+    /// A branch rolls dice without end.
+    #[error(
+        "a branch rolls more than {MAX_BRANCH_DICE} dice (a reroll or an explosion that can go on)"
+    )]
+    EndlessDice,
+    /// The scripts shuffle, draw or scatter.
+    #[error("the scripts draw on the generator for more than dice (cards, scatter)")]
+    MoreThanDice,
+    /// A branch's weight does not fit a fraction.
+    #[error("a branch rolls too many dice to weigh exactly")]
+    TooManyDice,
+    /// The sum of the chances does not fit a fraction.
+    #[error("the chances do not fit exact fractions")]
+    NotExact,
+    /// More branches than the budget.
+    #[error("the action has more than {0} branches of dice")]
+    TooManyBranches(u64),
+}
+
 /// `Ok(Err(why))` when the exact walk has to give up.
 fn exact(
     session: &mut Session,
     line: &Parsed,
     budget: u64,
-) -> Result<Result<ActionOdds, String>, Error> {
+) -> Result<Result<ActionOdds, GiveUp>, Error> {
     let path: Rc<RefCell<Vec<(u32, u32)>>> = Rc::default();
     let pos: Rc<Cell<usize>> = Rc::default();
     let too_many_dice: Rc<Cell<bool>> = Rc::default();
@@ -185,10 +207,7 @@ fn exact(
             (result, s.state().rng.word_pos() != before)
         });
         if too_many_dice.get() {
-            return Ok(Err(format!(
-                "a branch rolls more than {MAX_BRANCH_DICE} dice (a reroll or an explosion \
-                 that can go on)"
-            )));
+            return Ok(Err(GiveUp::EndlessDice));
         }
         let outcome = match result {
             Ok(outcome) => outcome,
@@ -203,9 +222,7 @@ fn exact(
             Err(e) => return Err(e),
         };
         if used_rng {
-            return Ok(Err(
-                "the scripts draw on the generator for more than dice (cards, scatter)".into(),
-            ));
+            return Ok(Err(GiveUp::MoreThanDice));
         }
         plays += 1;
         // This branch's dice are the path up to where it stopped.
@@ -216,13 +233,13 @@ fn exact(
             .iter()
             .try_fold(1u128, |d, &(_, sides)| d.checked_mul(u128::from(sides)))
         else {
-            return Ok(Err("a branch rolls too many dice to weigh exactly".into()));
+            return Ok(Err(GiveUp::TooManyDice));
         };
         let weight = Fraction::new(1, den);
         let slot = totals.entry(outcome).or_insert(Fraction::new(0, 1));
         match slot.checked_add(weight) {
             Some(sum) => *slot = sum,
-            None => return Ok(Err("the chances do not fit exact fractions".into())),
+            None => return Ok(Err(GiveUp::NotExact)),
         }
         // Turn the odometer.
         while let Some(&(face, sides)) = p.last() {
@@ -236,9 +253,7 @@ fn exact(
             break;
         }
         if plays >= budget {
-            return Ok(Err(format!(
-                "the action has more than {budget} branches of dice"
-            )));
+            return Ok(Err(GiveUp::TooManyBranches(budget)));
         }
     }
     if let Some(e) = refused_whatever_the_dice(totals.len(), refusal) {
@@ -261,7 +276,7 @@ fn estimate(
     session: &mut Session,
     line: &Parsed,
     budget: OddsBudget,
-    why: String,
+    why: GiveUp,
 ) -> Result<ActionOdds, Error> {
     let mut counts: BTreeMap<Vec<String>, u64> = BTreeMap::new();
     let mut refusal: Option<Error> = None;
@@ -296,7 +311,7 @@ fn estimate(
     Ok(ActionOdds::new(
         outcomes,
         runs,
-        Some(why),
+        Some(why.to_string()),
         Some(budget.seed),
     ))
 }

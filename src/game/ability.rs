@@ -64,6 +64,35 @@ impl AbilityMeta {
     ];
 }
 
+/// Why an ability cannot be used now.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UseRefused {
+    /// It is always in force.
+    #[error("{0} is always in force: there is nothing to use")]
+    AlwaysOn(String),
+    /// A use is in force already.
+    #[error("{0} is already in force")]
+    InForce(String),
+    /// Every use of the battle is spent.
+    #[error("{name} is spent: it can be used {} a battle", if *uses == 1 { "once".to_string() } else { format!("{uses} times") })]
+    Spent {
+        /// The ability's name.
+        name: String,
+        /// Its uses a battle.
+        uses: u32,
+    },
+    /// It must rest between uses.
+    #[error("{name} must rest {rest} turn{} between uses: it can be used again on turn {turn}", if *rest == 1 { "" } else { "s" })]
+    Resting {
+        /// The ability's name.
+        name: String,
+        /// Whole turns between uses.
+        rest: u32,
+        /// The turn it may be used again.
+        turn: i64,
+    },
+}
+
 /// How one unit has used one ability so far.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AbilityUse {
@@ -106,40 +135,28 @@ impl AbilityMeta {
     }
 
     /// Why the ability cannot be used now, if it cannot.
-    pub fn check_use(&self, state: &AbilityUse, now: Clock) -> Result<(), String> {
+    pub fn check_use(&self, state: &AbilityUse, now: Clock) -> Result<(), UseRefused> {
+        let name = || self.name.clone();
         if self.activation == Activation::Always {
-            return Err(format!(
-                "{} is always in force: there is nothing to use",
-                self.name
-            ));
+            return Err(UseRefused::AlwaysOn(name()));
         }
         if self.is_active(state, now) {
-            return Err(format!("{} is already in force", self.name));
+            return Err(UseRefused::InForce(name()));
         }
         if let Some(uses) = self.uses
             && state.used >= uses
         {
-            let times = if uses == 1 {
-                "once".to_string()
-            } else {
-                format!("{uses} times")
-            };
-            return Err(format!(
-                "{} is spent: it can be used {times} a battle",
-                self.name
-            ));
+            return Err(UseRefused::Spent { name: name(), uses });
         }
         if let Some(last) = state.last_used {
             // Rest counts whole turns of the game: the same side's plays.
             let ready = last + (i64::from(self.rest) + 1) * now.sides.max(1);
             if now.play < ready {
-                return Err(format!(
-                    "{} must rest {} turn{} between uses: it can be used again on turn {}",
-                    self.name,
-                    self.rest,
-                    if self.rest == 1 { "" } else { "s" },
-                    now.turn_of(ready)
-                ));
+                return Err(UseRefused::Resting {
+                    name: name(),
+                    rest: self.rest,
+                    turn: now.turn_of(ready),
+                });
             }
         }
         Ok(())
@@ -212,7 +229,7 @@ mod tests {
         assert!(m.is_active(&s, at(2)), "lasts through the enemy's turn");
         assert!(!m.is_active(&s, at(3)), "ends when its side plays again");
         assert_eq!(
-            m.check_use(&s, at(5)).unwrap_err(),
+            m.check_use(&s, at(5)).unwrap_err().to_string(),
             "Test is spent: it can be used once a battle"
         );
         assert_eq!(m.uses_left(&s), Some(0));
@@ -232,10 +249,13 @@ mod tests {
         // Charge: once every 3 turns, so used on turn 1 it is ready on turn 4.
         let m = meta(Activation::Triggered, None, 2, Some(1));
         let s = m.used(&AbilityUse::default(), at(1));
-        assert!(
-            m.check_use(&s, at(5))
-                .unwrap_err()
-                .contains("again on turn 4")
+        assert_eq!(
+            m.check_use(&s, at(5)).unwrap_err(),
+            UseRefused::Resting {
+                name: "Test".into(),
+                rest: 2,
+                turn: 4
+            }
         );
         assert!(m.check_use(&s, at(7)).is_ok());
     }

@@ -413,7 +413,12 @@ impl Builder<'_> {
                     }
                     let id = unit.id.clone();
                     if let Err(e) = battlefield.add_unit(unit) {
-                        keep(Err(self.error(&spec.id, e, &format!("`{id}` again"), None)));
+                        keep(Err(self.error(
+                            &spec.id,
+                            e.to_string(),
+                            &format!("`{id}` again"),
+                            None,
+                        )));
                         break;
                     }
                 }

@@ -572,7 +572,7 @@ impl GameState {
         let idx = self
             .battlefield
             .add_unit(unit)
-            .map_err(|_| StateError::DuplicateId(id.clone()))?;
+            .map_err(|e| StateError::DuplicateId(e.0))?;
         self.remember(Undo::Spawn);
         self.emit(Event::Spawn { unit: id, at });
         Ok(idx)

@@ -14,6 +14,11 @@ use crate::host::suggest;
 use crate::host::terrain::Terrain;
 use crate::host::unit::Unit;
 
+/// A unit added with an id the battlefield already has.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("two units have the id `{0}`")]
+pub struct DuplicateId(pub String);
+
 /// Why a unit's id (or a prefix of it) names no one unit.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
@@ -108,9 +113,9 @@ impl Battlefield {
     }
 
     /// Adds a unit; ids must be unique.
-    pub fn add_unit(&mut self, unit: Unit) -> Result<usize, String> {
+    pub fn add_unit(&mut self, unit: Unit) -> Result<usize, DuplicateId> {
         if self.index.contains_key(&unit.id) {
-            return Err(format!("two units have the id `{}`", unit.id));
+            return Err(DuplicateId(unit.id));
         }
         let idx = self.units.len();
         self.index.insert(unit.id.clone(), idx);

@@ -12,6 +12,19 @@ use std::rc::Rc;
 
 use rhai::{Engine, EvalAltResult, Module, ModuleResolver, Position, Scope, Shared};
 
+/// Why an `import` is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ImportRefused {
+    /// An absolute path, `..`, or nothing.
+    #[error(
+        "import `{0}` is not allowed: imports are relative paths inside the scripts folders, without `..`"
+    )]
+    NotAllowed(String),
+    /// No such script in any of the folders.
+    #[error("cannot find module `{0}` in the scripts folders")]
+    NotFound(String),
+}
+
 /// Largest script file an import may read.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
@@ -60,7 +73,7 @@ impl ConfinedResolver {
     }
 
     /// Finds the file an import names, or says why it may not be imported.
-    pub fn locate(&self, path: &str) -> Result<PathBuf, String> {
+    pub fn locate(&self, path: &str) -> Result<PathBuf, ImportRefused> {
         let mut rel = PathBuf::from(path);
         if rel.extension().is_none() {
             rel.set_extension("rhai");
@@ -68,9 +81,7 @@ impl ConfinedResolver {
         if rel.as_os_str().is_empty()
             || rel.components().any(|c| !matches!(c, Component::Normal(_)))
         {
-            return Err(format!(
-                "import `{path}` is not allowed: imports are relative paths inside the scripts folders, without `..`"
-            ));
+            return Err(ImportRefused::NotAllowed(path.to_string()));
         }
         for root in &self.roots {
             let candidate = root.join(&rel);
@@ -81,9 +92,7 @@ impl ConfinedResolver {
                 return Ok(real);
             }
         }
-        Err(format!(
-            "cannot find module `{path}` in the scripts folders"
-        ))
+        Err(ImportRefused::NotFound(path.to_string()))
     }
 
     fn load(&self, engine: &Engine, file: &Path) -> Result<Shared<Module>, Box<EvalAltResult>> {
@@ -125,7 +134,7 @@ impl ModuleResolver for ConfinedResolver {
     ) -> Result<Shared<Module>, Box<EvalAltResult>> {
         let file = self.locate(path).map_err(|msg| {
             Box::new(EvalAltResult::ErrorRuntime(
-                rhai::Dynamic::from(crate::script::value::HostError::new(msg)),
+                rhai::Dynamic::from(crate::script::value::HostError::new(msg.to_string())),
                 pos,
             ))
         })?;
@@ -148,15 +157,27 @@ mod tests {
         assert!(
             r.locate("../../etc/passwd")
                 .unwrap_err()
+                .to_string()
                 .contains("not allowed")
         );
-        assert!(r.locate("/etc/passwd").unwrap_err().contains("not allowed"));
+        assert!(
+            r.locate("/etc/passwd")
+                .unwrap_err()
+                .to_string()
+                .contains("not allowed")
+        );
         assert!(
             r.locate("sub/../helpers")
                 .unwrap_err()
+                .to_string()
                 .contains("not allowed")
         );
-        assert!(r.locate("missing").unwrap_err().contains("cannot find"));
+        assert!(
+            r.locate("missing")
+                .unwrap_err()
+                .to_string()
+                .contains("cannot find")
+        );
     }
 
     #[cfg(unix)]
