@@ -48,3 +48,21 @@ fn rulebooks_are_cited_by_title_not_by_a_folder_outside_the_repository() {
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+// Guards the README's installation notes: how to install the command, and the minimum Rust
+// version, the one Cargo.toml declares.
+#[test]
+fn readme_says_how_to_install_and_the_minimum_rust_version() {
+    let readme = std::fs::read_to_string(common::project_file("README.md")).expect("README");
+    let manifest = std::fs::read_to_string(common::project_file("Cargo.toml")).expect("manifest");
+    let version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = "))
+        .expect("a rust-version in Cargo.toml")
+        .trim_matches('"');
+    assert!(readme.contains("cargo install --path ."), "no install step");
+    assert!(
+        readme.contains(&format!("Rust {version} or later")),
+        "the README does not say `Rust {version} or later`"
+    );
+}
