@@ -84,21 +84,6 @@ const RULESET_WORD_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "the help of `:odds` gives an example with the default ruleset's verb",
     ),
     (
-        "analysis/action_odds.rs",
-        "viking",
-        "the help for an action that is no verb gives an example with the default scenario",
-    ),
-    (
-        "analysis/action_odds.rs",
-        "legionary",
-        "the help for an action that is no verb gives an example with the default scenario",
-    ),
-    (
-        "analysis/action_odds.rs",
-        "melee",
-        "the help for an action that is no verb gives an example with the default ruleset's verb",
-    ),
-    (
         "script/error.rs",
         "viking",
         "the help for assigning to a unit's property gives an example with the default scenario",

@@ -130,7 +130,7 @@ pub fn action_odds(
     if !parsed.is_action() {
         return Err(Error::other(
             format!("`{}` is not an action", line.trim()),
-            Some("give a verb of the ruleset, e.g. `melee viking_1 legionary_1`".into()),
+            Some("give a verb of the ruleset and its arguments (`:help` lists the verbs)".into()),
         ));
     }
     match exact(session, &parsed, budget.branches)? {
