@@ -159,8 +159,10 @@ fn an_edit_is_announced_while_the_prompt_waits() {
         return;
     };
     pty.expect(PROMPT);
-    // A second, with room for a loaded machine.
-    let soon = Duration::from_secs(3);
+    // The notice comes within a second on an idle machine; what this test holds is that it
+    // comes while the prompt waits, with no line entered, so it allows a machine busy with
+    // the rest of the test suite plenty of time (it goes on as soon as the notice shows).
+    let soon = Duration::from_secs(30);
     std::fs::write(&rule, "fn unused() { 22 }\n").expect("an edit");
     let notice = "house.rhai changed: the new rules take effect from your next line";
     assert!(pty.shows_within(notice, soon), "{}", pty.screen());

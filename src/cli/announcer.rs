@@ -25,7 +25,7 @@ const POLL: Duration = Duration::from_millis(200);
 
 /// The thread that announces edits; it ends when this is dropped.
 pub struct Announcer {
-    follow: Sender<Rules>,
+    follow: Sender<(Rules, Watcher)>,
     following: Rules,
 }
 
@@ -65,8 +65,10 @@ impl Announcer {
     pub fn start(printer: impl ExternalPrinter + Send + 'static, session: &Session) -> Announcer {
         let following = Rules::of(session);
         let (follow, follows) = mpsc::channel();
-        let rules = following.clone();
-        std::thread::spawn(move || announce(printer, rules, follows));
+        // The files are read now, before the prompt shows, not when the thread gets going:
+        // an edit made in between would otherwise go unseen.
+        let watching = (following.clone(), Watcher::new(following.watched.clone()));
+        std::thread::spawn(move || announce(printer, watching, follows));
         Announcer { follow, following }
     }
 
@@ -76,21 +78,22 @@ impl Announcer {
         let rules = Rules::of(session);
         if !rules.same_files(&self.following) {
             self.following = rules.clone();
-            let _ = self.follow.send(rules);
+            let watcher = Watcher::new(rules.watched.clone());
+            let _ = self.follow.send((rules, watcher));
         }
     }
 }
 
 /// The thread: watch, and say what changed, until the [`Announcer`] is dropped.
-fn announce(mut printer: impl ExternalPrinter, mut rules: Rules, follows: Receiver<Rules>) {
-    let mut watcher = Watcher::new(rules.watched.clone());
+fn announce(
+    mut printer: impl ExternalPrinter,
+    (mut rules, mut watcher): (Rules, Watcher),
+    follows: Receiver<(Rules, Watcher)>,
+) {
     loop {
         loop {
             match follows.try_recv() {
-                Ok(new) => {
-                    rules = new;
-                    watcher = Watcher::new(rules.watched.clone());
-                }
+                Ok(new) => (rules, watcher) = new,
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => return,
             }
