@@ -824,3 +824,19 @@ fn routing_figure_cut_off_fights_his_way_out() {
         .stdout_has(&["r2 (Heavy infantry) is cut off and fights his way out at "]);
     out.stdout_lacks("r2 moves");
 }
+
+// Guards that a man a routing figure fights his way past defends with his abilities: the
+// fight read his raw `defend` stat, so an Elite Viking defended with 2 dice, not 3.
+#[test]
+fn routing_figure_cut_off_fights_a_man_who_keeps_his_abilities() {
+    let scenario = SURROUNDED.replace(
+        "{ id: v, type: heavy_infantry, at: [30, 18.5], facing: 0 }",
+        "{ id: v, type: heavy_infantry, at: [30, 18.5], facing: 0, abilities: [elite] }",
+    );
+    let out = play_scenario(&scenario, "2", "end_turn\n:explain\n");
+    out.expect_code(0).stdout_has(&[
+        "r2 (Heavy infantry) is cut off and fights his way out at v\n",
+        "  v defends with 3 dice: ",
+        "defend dice for v: 2 (heavy infantry) +1 elite = 3\n",
+    ]);
+}

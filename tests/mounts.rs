@@ -225,3 +225,25 @@ fn charioteer_dismounts_and_takes_his_chariot_again() {
         "  chariot_driver is removed: drives chariot\n",
     ]);
 }
+
+// Guards that the rider-less elephant's victim defends as against any attack: a rampage
+// read his raw `defend` stat, so an Elite archer defended with 1 die instead of Elite's 3
+// (heavy infantry's 2, +1).
+#[test]
+fn riderless_elephant_victim_defends_with_his_abilities() {
+    let scenario = MOUNTS.replace(
+        "{ id: archer, type: infantry_archer, at: [10, 10] }",
+        "{ id: archer, type: infantry_archer, at: [10, 10], abilities: [elite] }",
+    );
+    // Seed 2: the rider is shot down, and the elephant runs wild at the archer.
+    let out = play_scenario(
+        &scenario,
+        "2",
+        "shoot_rider archer elephant\nend_turn\nend_turn\n:explain\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "elephant (War elephant) runs wild at archer (Infantry archer)\n",
+        "  archer defends with 3 dice: ",
+        "defend dice for archer: 1 (infantry archer) +2 elite = 3\n",
+    ]);
+}
