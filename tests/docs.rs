@@ -66,3 +66,28 @@ fn readme_says_how_to_install_and_the_minimum_rust_version() {
         "the README does not say `Rust {version} or later`"
     );
 }
+
+// Guards the worked example of docs/abilities.md: it showed a Testudo whose arrow immunity
+// was another formula than the script's. The listing is now the script itself, less its
+// `//!` header.
+#[test]
+fn the_testudo_of_the_abilities_guide_is_the_script() {
+    let guide = std::fs::read_to_string(common::project_file("docs/abilities.md"))
+        .expect("the abilities guide");
+    let script = std::fs::read_to_string(common::project_file(
+        "scripts/rulesets/playmobil/abilities/testudo.rhai",
+    ))
+    .expect("the Testudo");
+    let body: String = script
+        .lines()
+        .skip_while(|l| l.starts_with("//!") || l.is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let start = guide
+        .find("`scripts/rulesets/playmobil/abilities/testudo.rhai`:\n\n```rhai\n")
+        .expect("the listing's heading");
+    let listing = &guide[start..];
+    let listing = &listing[listing.find("```rhai\n").expect("a listing") + 8..];
+    let listing = &listing[..listing.find("```").expect("its end")];
+    assert_eq!(listing, body);
+}
