@@ -163,7 +163,8 @@ fn charioteer_shot_down_leaves_a_driverless_chariot() {
     ]);
 }
 
-// Guards "an enemy infantry man can mount the chariot and annex it for his own team's use".
+// Guards "an enemy infantry man can mount the chariot and annex it for his own team's use",
+// after a turn's wait (getting on a chariot was instant).
 #[test]
 fn footman_captures_a_driverless_chariot() {
     let out = play_scenario(
@@ -172,9 +173,14 @@ fn footman_captures_a_driverless_chariot() {
             "at: [20, 12] }\n      - { id: taker, type: light_infantry, at: [23, 22] }",
         ),
         "1",
-        "end_turn\nshoot_rider archer chariot\ncapture taker chariot\nprint(unit(\"chariot\").side)\n",
+        "end_turn\nshoot_rider archer chariot\ncapture taker chariot\nprint(unit(\"chariot\").side)\n\
+         end_turn\nend_turn\nprint(unit(\"chariot\").side)\n",
     );
+    // "He must ... repeat the dismounting procedure (waiting one turn)": the chariot is his
+    // at the start of his side's next turn.
     out.expect_code(0).stdout_has(&[
+        "taker makes ready to take chariot\n",
+        "> print(unit(\"chariot\").side)\ncarthage\n",
         "taker (Light infantry) mounts chariot (Chariot) and drives it for romans\n",
         "  chariot side: carthage -> romans\n",
         "> print(unit(\"chariot\").side)\nromans\n",
@@ -219,7 +225,7 @@ fn elephant_rider_survives_his_elephant() {
 #[test]
 fn charioteer_dismounts_and_takes_his_chariot_again() {
     let out =
-        deaths("end_turn\ndismount chariot\nend_turn\nend_turn\ncapture chariot_driver chariot\n");
+        deaths("end_turn\ndismount chariot\nend_turn\nend_turn\ncapture chariot_driver chariot\nend_turn\nend_turn\n");
     out.expect_code(0).stdout_has(&[
         "chariot's driver steps down as chariot_driver; he may take it again (capture)\n",
         "  chariot_driver is removed: drives chariot\n",
