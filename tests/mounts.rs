@@ -224,8 +224,9 @@ fn elephant_rider_survives_his_elephant() {
 // chariot behind", and that he (or any man on foot) may take it again.
 #[test]
 fn charioteer_dismounts_and_takes_his_chariot_again() {
-    let out =
-        deaths("end_turn\ndismount chariot\nend_turn\nend_turn\ncapture chariot_driver chariot\nend_turn\nend_turn\n");
+    let out = deaths(
+        "end_turn\ndismount chariot\nend_turn\nend_turn\ncapture chariot_driver chariot\nend_turn\nend_turn\n",
+    );
     out.expect_code(0).stdout_has(&[
         "chariot's driver steps down as chariot_driver; he may take it again (capture)\n",
         "  chariot_driver is removed: drives chariot\n",

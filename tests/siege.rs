@@ -141,3 +141,44 @@ fn no_melee_blow_destroys_a_siege_engine() {
         out.stdout_lacks(&format!("{engine} is removed"));
     }
 }
+
+// Guards that a Flaming Arrows hit's second kill is a man: an engine (or a wall) beside the
+// man hit was taken for the second "man" and removed.
+#[test]
+fn a_flaming_arrow_kills_no_engine_as_its_second_man() {
+    let scenario = SIEGE.replace(
+        "      - { id: ladder, type: ladder, at: [30, 10] }\n",
+        "      - { id: ladder, type: ladder, at: [30, 10] }\n      \
+         - { id: man, type: light_infantry, at: [13, 11] }\n",
+    );
+    // Seed 1: the archer rolls 3 against the man's 1; the ram stands within 2 inches of him.
+    let out = play_scenario(
+        &scenario,
+        "1",
+        "end_turn\nactivate archer flaming_arrows\nshoot archer man\n",
+    );
+    out.expect_code(0)
+        .stdout_has(&["archer hits 3 to 1: man is killed\n"]);
+    out.stdout_lacks("ram is removed");
+}
+
+// Guards "Walls may only be attacked by artillery (or another siege engine, eg. a battering
+// ram)" for a chariot's two-man strike, which skipped the check `melee` makes.
+#[test]
+fn a_chariot_strikes_no_wall() {
+    let scenario = SIEGE
+        .replace(
+            "      - { id: ladder, type: ladder, at: [30, 10] }\n",
+            "      - { id: ladder, type: ladder, at: [30, 10] }\n      \
+         - { id: chariot, type: chariot, at: [12, 12.5] }\n",
+        )
+        .replace(
+            "      - { id: wall, type: wall, at: [10, 14], facing: 180 }\n",
+            "      - { id: wall, type: wall, at: [10, 14], facing: 180 }\n      \
+         - { id: guard, type: light_infantry, at: [14, 14], facing: 180 }\n",
+        );
+    let out = play_scenario(&scenario, "1", "strike chariot wall guard\n");
+    out.expect_code(1)
+        .stderr_has(&["walls may only be attacked by artillery or a battering ram"]);
+    out.stdout_lacks("wall is removed");
+}
