@@ -840,3 +840,37 @@ fn routing_figure_cut_off_fights_a_man_who_keeps_his_abilities() {
         "defend dice for v: 2 (heavy infantry) +1 elite = 3\n",
     ]);
 }
+
+// Guards "Mounted archers cannot use the Flaming Arrows ability as is will spook the horses;
+// they must first dismount in order to use Flaming Arrows": a mounted archer may have it (he
+// was refused outright), and uses it once on foot.
+#[test]
+fn a_mounted_archer_dismounts_to_use_flaming_arrows() {
+    let scenario = "\
+name: Fire from the saddle
+ruleset: playmobil
+first: romans
+table: { width: 48, depth: 36 }
+sides:
+  - id: romans
+    edge: south
+    units:
+      - { id: rider, type: mounted_archer, at: [10, 10], abilities: [flaming_arrows] }
+  - id: vikings
+    edge: north
+    units:
+      - { id: viking, type: heavy_infantry, at: [10, 18], facing: 180 }
+";
+    let out = play_scenario(
+        scenario,
+        "1",
+        "activate rider flaming_arrows\ndismount rider\nend_turn\nend_turn\nactivate rider flaming_arrows\n",
+    );
+    out.expect_code(1).stderr_has(&[
+        "rider must dismount before he uses Flaming Arrows: it would spook the horses",
+    ]);
+    out.stdout_has(&[
+        "rider dismounts and fights on foot\n",
+        "  rider: Flaming Arrows in force for a turn\n",
+    ]);
+}
