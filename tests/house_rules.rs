@@ -229,3 +229,24 @@ fn the_example_ambush_gives_the_odds_its_house_rule_states() {
     ruled.stdout_has(&["49/144", "viking_5 removed"]);
     assert!(WOOD_RULE.contains("91/216") && WOOD_RULE.contains("49/144"));
 }
+
+// Guards that `:explain` names a house rule only where it changed the number: answering
+// for every unit, the wood rule left a legionary's dice alone and was shown as `+0`.
+#[test]
+fn explain_names_a_house_rule_only_where_it_changed_the_number() {
+    let game = wood_game();
+    let out = game.sandtable(
+        &[
+            "play",
+            "game.yaml",
+            "--seed",
+            "2",
+            "--with",
+            "vikings_in_wood.rhai",
+        ],
+        Some("end_turn\nmelee viking legionary\n:explain\n"),
+    );
+    out.expect_code(0);
+    out.stdout_has(&["defend dice for legionary: 2 (heavy infantry) = 2\n"]);
+    out.stdout_lacks("+0");
+}

@@ -249,7 +249,11 @@ impl Abilities {
         let mut parts = Vec::new();
         for who in self.answering(state, idx, hook)? {
             let new = self.call(engine, &who, hook, vec![value.clone(), info.clone().into()])?;
-            parts.push(describe(&value, &new, &who));
+            // An answer that leaves the value as it was (a house rule about other units)
+            // is no change to show.
+            if !unchanged(&value, &new) {
+                parts.push(describe(&value, &new, &who));
+            }
             value = new;
         }
         let mut s = state.borrow_mut();
@@ -347,6 +351,11 @@ fn with_unit(mut info: Map, idx: usize) -> Map {
 
 fn host(message: impl Into<String>) -> Box<EvalAltResult> {
     EvalAltResult::ErrorRuntime(Dynamic::from(HostError::new(message)), Position::NONE).into()
+}
+
+/// Whether a hook gave back the value it was given.
+fn unchanged(old: &Dynamic, new: &Dynamic) -> bool {
+    old.type_name() == new.type_name() && old.to_string() == new.to_string()
 }
 
 /// How one ability or house rule changed a value, for the trace: `+1 testudo`, `set to 45 by
