@@ -254,3 +254,24 @@ fn riderless_elephant_victim_defends_with_his_abilities() {
         "defend dice for archer: 1 (infantry archer) +2 elite = 3\n",
     ]);
 }
+
+// Guards "Chariot gains +1 defending die when an Egyptian is the charioteer": with its driver
+// shot down, the chariot defends without the Egyptian's die (it kept it, since the ability
+// is the chariot's).
+#[test]
+fn an_egyptian_chariot_without_its_driver_has_no_extra_die() {
+    let scenario = CHARIOT.replace(
+        "{ id: chariot, type: chariot, at: [20, 22], facing: 180 }",
+        "{ id: chariot, type: chariot, at: [20, 22], facing: 180, abilities: [egyptian_chariot] }",
+    );
+    // Seed 1: the archer shoots the driver down, 3 to 1; then `a` attacks the chariot.
+    let out = play_scenario(
+        &scenario,
+        "1",
+        "end_turn\nshoot_rider archer chariot\nmelee a chariot\n:explain\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "the driver of chariot is killed\n",
+        "defend dice for chariot: 1 (chariot) = 1\n",
+    ]);
+}
