@@ -1350,3 +1350,57 @@ melee won for viking: true (heavy infantry) = true
 "
     );
 }
+
+/// Greek spearmen in shield wall and a Samurai spearman, each with a Persian horseman in
+/// front of him; the Persians play first.
+const SPEARS_AGAINST_HORSE: &str = "\
+name: Spears against horse
+ruleset: playmobil
+first: persians
+table: { width: 48, depth: 36 }
+sides:
+  - id: greeks
+    edge: south
+    units:
+      - { id: hoplite, type: heavy_spearmen, at: [10, 10], groups: { formation: phalanx }, abilities: [shield_wall] }
+      - { id: kenji, type: light_spearmen, at: [30, 10], abilities: [samurai] }
+  - id: persians
+    edge: north
+    units:
+      - { id: rider, type: light_cavalry, at: [10, 13.5], facing: 180 }
+      - { id: rider_2, type: light_cavalry, at: [30, 13.5], facing: 180 }
+";
+
+// Guards Hoplite Shield Wall: "+1 defending die, and against cavalry gain +1 attacking and
+// +1 defending die when facing the attack" is the spearmen's own bonus said again, not a
+// second one: a heavy spearman in shield wall defends against a horseman with 2 +1 +1 = 4
+// dice (it was 5). One attack die beats the best of four sum(a^4)/6^5 = 2275/7776.
+#[test]
+fn shield_wall_adds_one_die_and_the_spearmen_their_own_against_horse() {
+    let out = common::play_scenario(
+        SPEARS_AGAINST_HORSE,
+        "1",
+        "end_turn\nactivate hoplite shield_wall\nend_turn\n:odds melee rider hoplite\n\
+         melee rider hoplite\n:explain\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "2275/7776",
+        "defend dice for hoplite: 2 (heavy spearmen) +1 spearmen +1 shield_wall = 4\n",
+    ]);
+}
+
+// Guards Samurai Code of Honor with the spearmen's bonus: "2 attacking and 2 defending die"
+// is a base the spearmen's +1 against horse adds to (2 + 1 = 3 dice), where it used to come
+// last and erase the +1. One attack die beats the best of three 441/1296 = 49/144.
+#[test]
+fn samurai_spearmen_keep_their_bonus_against_horse() {
+    let out = common::play_scenario(
+        SPEARS_AGAINST_HORSE,
+        "1",
+        ":odds melee rider_2 kenji\nmelee rider_2 kenji\n:explain\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "49/144",
+        "defend dice for kenji: 1 (light spearmen) set to 2 by samurai +1 spearmen = 3\n",
+    ]);
+}

@@ -44,6 +44,11 @@ pub struct AbilityMeta {
     /// in `explain`).
     #[serde(default)]
     pub overrides: Vec<String>,
+    /// Hooks it answers before the unit's other abilities: a base the others add to (Samurai's
+    /// "2 attacking and 2 defending die", Elite's "considered heavy infantry"), where the
+    /// others' `+1` must count on top.
+    #[serde(default)]
+    pub first: Vec<String>,
     /// Anything else the ability declares for its ruleset's scripts, which read it with
     /// `ability_meta(name)` (Playmobil's `special` and `formation`, say): the host gives it no
     /// meaning.
@@ -61,6 +66,7 @@ impl AbilityMeta {
         "lasts",
         "troops",
         "overrides",
+        "first",
     ];
 }
 
@@ -208,6 +214,7 @@ mod tests {
             lasts,
             troops: Some(vec!["heavy_cavalry".into()]),
             overrides: vec![],
+            first: vec![],
             extra: Default::default(),
         }
     }

@@ -14,8 +14,10 @@
 //!   active ability that defines `hook(info)` answers; any `false` forbids.
 //! - `notify(hook, unit, info)`: a reaction, e.g. `notify("on_kill", u, #{victim: v})`.
 //!
-//! The order is documented and deterministic: the unit's abilities in the order the
-//! scenario gives them. `info` always carries `unit`. Every `ask` and every refusal is
+//! The order is documented and deterministic: first the unit's abilities that list the hook
+//! in `first` (they give a base, such as "2 attacking and 2 defending die"), then its other
+//! abilities, each group in the order the scenario gives them, then the house rules in the
+//! order they were loaded. `info` always carries `unit`. Every `ask` and every refusal is
 //! recorded in the trace that `explain` shows.
 
 use std::cell::Cell;
@@ -175,18 +177,22 @@ impl Abilities {
         }
         let s = state.borrow();
         let unit = s.unit(idx).map_err(host)?;
-        let abilities = unit
+        let mut abilities: Vec<&LoadedAbility> = unit
             .abilities
             .iter()
             .filter_map(|name| self.list.get(name))
             .filter(|a| a.hooks.contains(hook))
             .filter(|a| a.meta.is_active(&s.ability_use(idx, &a.id), s.clock()))
-            .map(|a| Answerer {
-                id: &a.id,
-                kind: "ability",
-                ast: &a.ast,
-                overrides: a.meta.overrides.iter().any(|h| h == hook),
-            });
+            .collect();
+        // Those that give a base (`first`) before those that add to it; each group in the
+        // unit's order (a stable sort).
+        abilities.sort_by_key(|a| !a.meta.first.iter().any(|h| h == hook));
+        let abilities = abilities.into_iter().map(|a| Answerer {
+            id: &a.id,
+            kind: "ability",
+            ast: &a.ast,
+            overrides: a.meta.overrides.iter().any(|h| h == hook),
+        });
         let house_rules = self
             .house_rules
             .iter()
