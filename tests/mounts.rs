@@ -275,3 +275,38 @@ fn an_egyptian_chariot_without_its_driver_has_no_extra_die() {
         "defend dice for chariot: 1 (chariot) = 1\n",
     ]);
 }
+
+// Guards that an artillery shot is an attack that stops a dismount ("without being
+// attacked"): the rider dismounted all the same.
+#[test]
+fn an_artillery_shot_interrupts_a_dismount() {
+    let out = play_scenario(
+        &MOUNTS.replace(
+            "      - { id: chariot, type: chariot, at: [20, 22], facing: 180 }\n",
+            "      - { id: chariot, type: chariot, at: [20, 22], facing: 180 }\n      - { id: scorpion, type: artillery, at: [30, 30], facing: 180 }\n",
+        ),
+        "1",
+        "dismount eques\nend_turn\nfire scorpion eques\nend_turn\nprint(unit(\"eques\").stat(\"mounted\"))\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "  eques is attacked: no time to dismount\n",
+        "> print(unit(\"eques\").stat(\"mounted\"))\ntrue\n",
+    ]);
+}
+
+// Guards "unless there is something between your soldier and the enemy soldier" for the
+// chariot's two-man strike, which rode men down with another figure between.
+#[test]
+fn a_chariot_strikes_no_man_with_a_figure_between() {
+    let out = play_scenario(
+        &CHARIOT.replace(
+            "      - { id: archer, type: infantry_archer, at: [20, 12] }\n",
+            "      - { id: archer, type: infantry_archer, at: [20, 12] }\n      - { id: c, type: light_infantry, at: [20, 19.3] }\n",
+        )
+        .replace("at: [19, 18.5]", "at: [20, 18]"),
+        "1",
+        "strike chariot c a\n",
+    );
+    out.expect_code(1)
+        .stderr_has(&["c stands between chariot and a"]);
+}
