@@ -451,15 +451,36 @@ fn light_artillery_breaks_a_heavy_infantrymans_shield() {
     );
     let out = game.play_ok(
         THREE_SHOTS_HIT,
-        "fire scorpion legionary\nprint(unit(\"legionary\").in_play)\nprint(unit(\"legionary\").stat(\"shield\"))\nprint(unit(\"legionary\").stat(\"defend\"))\n",
+        "fire scorpion legionary\nprint(unit(\"legionary\").in_play)\nprint(unit(\"legionary\").stat(\"shield\"))\nprint(unit(\"legionary\").stat(\"defend\"))\nprint(unit(\"legionary\").stat(\"move\"))\n",
     );
+    // "He would survive as a light infantry man": light infantry's die, and its foot of move
+    // (he kept heavy infantry's half foot).
     out.stdout_has(&[
         "  legionary's shield is broken: he fights on as light infantry\n",
         "> print(unit(\"legionary\").in_play)\ntrue\n",
         "> print(unit(\"legionary\").stat(\"shield\"))\nfalse\n",
         "> print(unit(\"legionary\").stat(\"defend\"))\n1\n",
+        "> print(unit(\"legionary\").stat(\"move\"))\n12\n",
     ]);
     out.stdout_lacks("is destroyed");
+}
+
+// Guards that a general whose shield a light engine breaks stays a general: he "is considered
+// heavy infantry even if he has no shield" (he dropped to 1 defending die).
+#[test]
+fn light_artillery_leaves_a_general_his_dice() {
+    let game = Game::new(
+        &[&roman("marcus", "general", 10.0, 10.0, "")],
+        &[&engine("scorpion", "")],
+    );
+    let out = game.play_ok(
+        THREE_SHOTS_HIT,
+        "fire scorpion marcus\nprint(unit(\"marcus\").stat(\"defend\"))\n",
+    );
+    out.stdout_has(&[
+        "  marcus's shield is broken; a general fights on as heavy infantry all the same\n",
+        "> print(unit(\"marcus\").stat(\"defend\"))\n3\n",
+    ]);
 }
 
 // Guards "if a projectile hits a horse the rider does not die, but his horse is removed": he
