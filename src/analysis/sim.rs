@@ -215,13 +215,7 @@ pub fn simulate(
     let mut variants = vec![scenario.clone()];
     for rule in with {
         let mut s = scenario.clone();
-        if !rule.is_file() {
-            return Err(Error::other(
-                format!("no house rule at `{}`", rule.display()),
-                Some("give the path of a `.rhai` file".into()),
-            ));
-        }
-        s.house_rules.push(rule.clone());
+        s.add_house_rule(rule)?;
         variants.push(s);
     }
     // No more threads than runs: each compiles the scripts, which costs more than a battle.

@@ -246,20 +246,7 @@ impl Scenario {
     /// force after the scenario's own: it must be a `.rhai` file, and is confined to its own
     /// folder as a scenario's are (its imports resolve there).
     pub fn add_house_rule(&mut self, path: &Path) -> Result<(), Error> {
-        if path.extension().is_none_or(|e| e != "rhai") || !path.is_file() {
-            return Err(Error::other(
-                format!("no house rule script at `{}`", path.display()),
-                Some("a house rule is a `.rhai` file: `--with house/my_rule.rhai`".into()),
-            ));
-        }
-        let name = house_rule_name(path);
-        if self.house_rule_named(&name).is_some() {
-            return Err(Error::other(
-                format!("a house rule named `{name}` is already in force"),
-                Some("`:without NAME` takes one out first".into()),
-            ));
-        }
-        self.house_rules.push(path.to_path_buf());
+        self.house_rules = house_rules_with(&self.house_rules, path)?;
         Ok(())
     }
 
@@ -884,6 +871,27 @@ impl Builder<'_> {
         }
         Ok(path)
     }
+}
+
+/// `rules` with `path` after them: it must be a `.rhai` file, named unlike every rule already
+/// there.
+pub fn house_rules_with(rules: &[PathBuf], path: &Path) -> Result<Vec<PathBuf>, Error> {
+    if path.extension().is_none_or(|e| e != "rhai") || !path.is_file() {
+        return Err(Error::other(
+            format!("no house rule at `{}`", path.display()),
+            Some("a house rule is a `.rhai` file: `--with house/my_rule.rhai`".into()),
+        ));
+    }
+    let name = house_rule_name(path);
+    if rules.iter().any(|r| house_rule_name(r) == name) {
+        return Err(Error::other(
+            format!("a house rule named `{name}` is already in force"),
+            Some("`:without NAME` takes one out first".into()),
+        ));
+    }
+    let mut all = rules.to_vec();
+    all.push(path.to_path_buf());
+    Ok(all)
 }
 
 /// A house rule's name: its file name without `.rhai`, as `explain` and `:rules` show it.

@@ -697,14 +697,9 @@ impl Session {
             let Some(mut step) = self.past.pop() else {
                 break;
             };
-            if let Some(rules) = step.rules.take() {
-                let now = self.scenario.house_rules.clone();
-                if let Err(e) = self.rebuild(rules.clone()) {
-                    step.rules = Some(rules);
-                    self.past.push(step);
-                    return Err(e);
-                }
-                step.rules = Some(now);
+            if let Err(e) = self.swap_rules(&mut step) {
+                self.past.push(step);
+                return Err(e);
             }
             let redo = self.state.borrow_mut().rewind(step.mark.clone());
             self.future.push((step, redo));
@@ -722,14 +717,9 @@ impl Session {
             let Some((mut step, redo)) = self.future.pop() else {
                 break;
             };
-            if let Some(rules) = step.rules.take() {
-                let now = self.scenario.house_rules.clone();
-                if let Err(e) = self.rebuild(rules.clone()) {
-                    step.rules = Some(rules);
-                    self.future.push((step, redo));
-                    return Err(e);
-                }
-                step.rules = Some(now);
+            if let Err(e) = self.swap_rules(&mut step) {
+                self.future.push((step, redo));
+                return Err(e);
             }
             self.state.borrow_mut().replay(redo);
             self.past.push(step);
@@ -740,13 +730,28 @@ impl Session {
         Ok(done)
     }
 
+    /// For a step that changed the house rules: puts those on its other side in force, and
+    /// keeps the ones in force now in their place, so that the step can be taken back again.
+    /// If they fail to compile, nothing changes.
+    fn swap_rules(&mut self, step: &mut Step) -> Result<(), Error> {
+        let Some(rules) = step.rules.take() else {
+            return Ok(());
+        };
+        let now = self.scenario.house_rules.clone();
+        if let Err(e) = self.rebuild(rules.clone()) {
+            step.rules = Some(rules);
+            return Err(e);
+        }
+        step.rules = Some(now);
+        Ok(())
+    }
+
     /// `:with FILE`: puts a house rule in force from the next action, after those already in
     /// force; one step of `:undo`.
     pub fn add_house_rule(&mut self, path: &Path) -> Result<(), Error> {
-        let mut rules = self.scenario.clone();
-        rules.add_house_rule(path)?;
+        let rules = crate::game::scenario::house_rules_with(&self.scenario.house_rules, path)?;
         let name = crate::game::scenario::house_rule_name(path);
-        self.change_house_rules(rules.house_rules, format!("house rule {name} in force"))
+        self.change_house_rules(rules, format!("house rule {name} in force"))
     }
 
     /// `:without NAME`: takes a house rule out of force; one step of `:undo`.
