@@ -295,26 +295,30 @@ impl GameState {
     /// Undoes every change made since `mark`, generator and log included. A mark taken
     /// before the last [`GameState::commit`] restores only the log and generator.
     pub fn rollback(&mut self, mark: Mark) {
-        while self.journal_end() > mark.journal {
+        self.unwind(mark.journal, None);
+        self.log.truncate(mark.log);
+        self.rng = mark.rng;
+    }
+
+    /// Undoes the journaled changes back to `to`, newest first; with `redo`, keeps for each
+    /// the change that does it again (a rollback, the hot path of `attempt`, keeps nothing).
+    fn unwind(&mut self, to: usize, mut redo: Option<&mut Vec<Undo>>) {
+        while self.journal_end() > to {
             let Some(undo) = self.journal.pop_back() else {
                 break;
             };
-            let _ = self.undo(undo);
+            let again = self.undo(undo);
+            if let Some(redo) = redo.as_mut() {
+                redo.push(again);
+            }
         }
-        self.log.truncate(mark.log);
-        self.rng = mark.rng;
     }
 
     /// As [`GameState::rollback`], keeping what was undone so that [`GameState::replay`] can
     /// do it again (`:undo`, then `:redo`).
     pub fn rewind(&mut self, mark: Mark) -> Redo {
         let mut changes = Vec::new();
-        while self.journal_end() > mark.journal {
-            let Some(undo) = self.journal.pop_back() else {
-                break;
-            };
-            changes.push(self.undo(undo));
-        }
+        self.unwind(mark.journal, Some(&mut changes));
         let log = self.log.split_off(mark.log.min(self.log.len()));
         let rng = std::mem::replace(&mut self.rng, mark.rng);
         Redo { changes, log, rng }
