@@ -11,8 +11,8 @@
 
 mod common;
 
-use common::event_kinds;
-use common::game::{Game, legionary, roman_unit, transcript, viking, viking_unit};
+use common::game::{Game, legionary, roman_unit, scenario, transcript, viking, viking_unit};
+use common::{Workspace, event_kinds, play_scenario};
 
 /// Seed 3, for one attacking die against two defending dice (heavy infantry against heavy
 /// infantry) as the first roll of the game: the attacker wins 4 to 2.
@@ -989,6 +989,38 @@ fn scenario_first_skips_the_preparation_roll() {
     let events = game.events(5, "");
     assert_eq!(event_kinds(&events), ["seed", "scenario", "turn"]);
     assert_eq!(events[2]["side"], "romans");
+}
+
+// Guards "the other player sets up opposite from him": the edges are the scenario's, and a
+// scenario that sets the two sides up on edges not opposite is refused when the game starts
+// and by `check`; north against south and east against west play.
+#[test]
+fn sides_set_up_on_opposite_edges() {
+    let yaml = scenario(
+        None,
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&viking("viking", 30.0, 20.0, "")],
+        "",
+    );
+    let refusal = "Rome sets up on the south edge and The Vikings on the east: the rulebook \
+                   sets the other player up opposite, on the north edge";
+    let askew = yaml.replace("edge: north", "edge: east");
+    play_scenario(&askew, "1", "")
+        .expect_code(1)
+        .stderr_has(&[refusal]);
+    let ws = Workspace::new();
+    ws.write("game.yaml", &askew);
+    ws.sandtable(&["check", "game.yaml"], None)
+        .expect_code(1)
+        .stderr_has(&[refusal]);
+
+    play_scenario(&yaml, "1", "print(side_edge(\"vikings\"))\n")
+        .expect_code(0)
+        .stdout_has(&["> print(side_edge(\"vikings\"))\nnorth\n"]);
+    let across = yaml
+        .replace("edge: south", "edge: west")
+        .replace("edge: north", "edge: east");
+    play_scenario(&across, "1", "").expect_code(0);
 }
 
 // ---------------------------------------------------------------------------------------------
