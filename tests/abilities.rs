@@ -1516,8 +1516,8 @@ fn special_units_limit_is_raised_by_agreement_and_counts_a_formation_once() {
 // of any other mounted archer within a turn's movement of each other."
 // ---------------------------------------------------------------------------------------------
 
-/// A mounted archer of Rome 24" from a Viking, out of his 12" bowshot, and a friend at `gap`
-/// ahead of him, each with `abilities`.
+/// A mounted archer of Rome 24" from a Viking, out of his 12" bowshot, and a friend
+/// straight ahead of him at `friend_y`, each with `abilities`.
 fn circle_game(friend_y: f64, abilities: &str) -> Game {
     Game::first(
         "romans",
