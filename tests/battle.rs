@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::game::{Game, legionary, viking};
+use common::game::{Game, legionary, roman_unit, transcript, viking, viking_unit};
 use common::{project_file, sandtable};
 
 // Guards that a battle is played to the end and says who won and why.
@@ -114,4 +114,97 @@ fn bug_in_victory_points_at_its_script() {
     let out = game.sandtable(&["battle", "game.yaml", "--seed", "1"], None);
     out.expect_code(1)
         .stderr_has(&["Array index 5 out of bounds", "rule.rhai:3:7]"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Victory: "any rules not specified here, all players should agree upon before play begins".
+// The ruleset's default (`data.victory`): a side that has lost two thirds of its figures is
+// broken and loses; after 15 turns the larger share standing wins; a scenario may agree on
+// other numbers (`data: { victory: ... }`).
+// ---------------------------------------------------------------------------------------------
+
+/// Three light infantrymen a side, far apart, Rome to play, with `extra` before `sides:`.
+fn three_a_side(extra: &str) -> Game {
+    let romans: Vec<String> = (1..=3)
+        .map(|i| roman_unit(&format!("r{i}"), "light_infantry", 10.0 * i as f64, 2.0, ""))
+        .collect();
+    let vikings: Vec<String> = (1..=3)
+        .map(|i| {
+            viking_unit(
+                &format!("v{i}"),
+                "light_infantry",
+                10.0 * i as f64,
+                34.0,
+                "",
+            )
+        })
+        .collect();
+    let r: Vec<&str> = romans.iter().map(String::as_str).collect();
+    let v: Vec<&str> = vikings.iter().map(String::as_str).collect();
+    Game::with(Some("romans"), &r, &v, extra)
+}
+
+/// A prompt line printing what `victory()` says: `no result`, `WINNER: REASON` or
+/// `draw: REASON`.
+const ASK_VICTORY: &str = "let v = victory(); print(if v == () { \"no result\" } else if v.winner == () { \"draw: \" + v.reason } else { v.winner + \": \" + v.reason })\n";
+
+/// The answers of every [`ASK_VICTORY`] in the order asked.
+fn victories(out: &common::Output) -> Vec<String> {
+    transcript(out)
+        .split(&format!("> {ASK_VICTORY}"))
+        .skip(1)
+        .map(|after| after.lines().next().unwrap_or_default().to_string())
+        .collect()
+}
+
+// Guards the default "a side that has lost two thirds of its figures is broken and loses":
+// one man lost of three is not enough, two (exactly two thirds) is; both broken is a draw.
+#[test]
+fn side_that_has_lost_two_thirds_is_broken() {
+    let out = three_a_side("").play_ok(
+        1,
+        &format!(
+            "{ASK_VICTORY}unit(\"r1\").remove(\"test\")\n{ASK_VICTORY}unit(\"r2\").remove(\"test\")\n{ASK_VICTORY}\
+             unit(\"v1\").remove(\"test\")\nunit(\"v2\").remove(\"test\")\n{ASK_VICTORY}"
+        ),
+    );
+    assert_eq!(
+        victories(&out),
+        [
+            "no result",
+            "no result",
+            "vikings: Rome broke",
+            "draw: both sides are broken"
+        ]
+    );
+}
+
+// Guards the default "after 15 turns the larger share standing wins", and that the players
+// may agree on another number in the scenario (`data: { victory: { max_turns: 5 } }`).
+#[test]
+fn after_15_turns_the_larger_share_standing_wins() {
+    let turn = "end_turn\nend_turn\n";
+    let lines = |turns: usize| {
+        format!(
+            "unit(\"r1\").remove(\"test\")\n{}{ASK_VICTORY}{turn}{ASK_VICTORY}",
+            turn.repeat(turns - 1)
+        )
+    };
+    let out = three_a_side("").play_ok(1, &lines(15));
+    out.stdout_has(&["turn 15: romans to play\n", "turn 16: romans to play\n"]);
+    assert_eq!(
+        victories(&out),
+        [
+            "no result",
+            "vikings: after 15 turns it holds more of its men"
+        ]
+    );
+    let agreed = three_a_side("data: { victory: { max_turns: 5 } }\n").play_ok(1, &lines(5));
+    assert_eq!(
+        victories(&agreed),
+        [
+            "no result",
+            "vikings: after 5 turns it holds more of its men"
+        ]
+    );
 }

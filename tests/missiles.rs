@@ -10,22 +10,12 @@
 
 mod common;
 
-use common::game::{Game, transcript};
+use common::game::{Game, roman_unit as roman, transcript, viking_unit as viking};
 use common::{Output, play_scenario, project_file, sandtable};
 
 /// How many times `needle` occurs in standard output.
 fn count(out: &Output, needle: &str) -> usize {
     out.stdout.matches(needle).count()
-}
-
-/// A unit of Rome (facing north unless `extra` says otherwise).
-fn roman(id: &str, kind: &str, x: f64, y: f64, extra: &str) -> String {
-    format!("{{ id: {id}, type: {kind}, at: [{x}, {y}]{extra} }}")
-}
-
-/// A unit of the Vikings facing south, towards Rome.
-fn viking(id: &str, kind: &str, x: f64, y: f64, extra: &str) -> String {
-    format!("{{ id: {id}, type: {kind}, at: [{x}, {y}], facing: 180{extra} }}")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -412,6 +402,31 @@ fn light_artillery_destroys_an_elephant_in_three_hits() {
         "  elephant is hit (2 of 3 hits)\n",
         "  elephant hits: 2 -> 3\n  elephant is destroyed\n  elephant is removed: destroyed by scorpion\n",
     ]);
+}
+
+// Guards "Chariot: 1 hit. (2 hits with lighter artillery)": a scorpion needs two hits.
+#[test]
+fn light_artillery_destroys_a_chariot_in_two_hits() {
+    let game = Game::new(
+        &[&roman("chariot", "chariot", 10.0, 10.0, "")],
+        &[&engine("scorpion", "")],
+    );
+    let out = game.play_ok(THREE_SHOTS_HIT, &volleys("scorpion", "chariot", 2));
+    out.stdout_has(&[
+        "  chariot is hit (1 of 2 hits)\n",
+        "  chariot hits: 1 -> 2\n  chariot is destroyed\n  chariot is removed: destroyed by scorpion\n",
+    ]);
+}
+
+// Guards "Chariot: 1 hit" for a heavier engine (a catapult, `weight: heavy`).
+#[test]
+fn heavy_artillery_destroys_a_chariot_in_one_hit() {
+    let game = Game::new(
+        &[&roman("chariot", "chariot", 10.0, 10.0, "")],
+        &[&engine("catapult", ", stats: { weight: heavy }")],
+    );
+    let out = game.play_ok(THREE_SHOTS_HIT, &volleys("catapult", "chariot", 1));
+    out.stdout_has(&["  chariot hits: 0 -> 1\n  chariot is destroyed\n"]);
 }
 
 // Guards "Elephant: 2 hits" for a heavier engine (a catapult, `weight: heavy`).

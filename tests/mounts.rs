@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::game::{Game, roman_unit, viking_unit};
 use common::{Output, play_scenario};
 
 /// An archer, a horseman and a footman of Rome against an elephant and a chariot; Rome
@@ -64,6 +65,61 @@ fn riderless_elephant_attacks_the_closest_troops_each_turn() {
         "elephant (War elephant) runs wild at archer (Infantry archer)\n",
         "elephant tramples archer\n  archer is removed: trampled by elephant\n",
     ]);
+}
+
+/// A rider-less elephant of the Vikings at (20, 20), a Roman on foot `roman_gap` inches east
+/// of its flank and a Viking on foot `viking_gap` inches west of it, edge to edge; Rome plays
+/// first.
+fn elephant_between(roman_gap: f64, viking_gap: f64) -> Game {
+    // The elephant's base is 3" wide, a man's 1.2" across: centres 2.1" further apart.
+    Game::first(
+        "romans",
+        &[&roman_unit(
+            "roman",
+            "light_infantry",
+            20.0 + 2.1 + roman_gap,
+            20.0,
+            "",
+        )],
+        &[
+            &viking_unit(
+                "elephant",
+                "war_elephant",
+                20.0,
+                20.0,
+                ", tags: [riderless], stats: { rider: false }",
+            ),
+            &viking_unit(
+                "viking",
+                "light_infantry",
+                20.0 - 2.1 - viking_gap,
+                20.0,
+                "",
+            ),
+        ],
+    )
+}
+
+// Guards "the elephant must attack the closest troops": of two figures within half a foot it
+// runs at the nearer, of either side, whichever that is.
+#[test]
+fn riderless_elephant_attacks_the_closest_of_either_side() {
+    let out = elephant_between(4.0, 2.0).play_ok(1, "end_turn\nend_turn\n");
+    out.stdout_has(&["elephant (War elephant) runs wild at viking (Light infantry)\n"]);
+    out.stdout_lacks("runs wild at roman");
+    let out = elephant_between(2.0, 4.0).play_ok(1, "end_turn\nend_turn\n");
+    out.stdout_has(&["elephant (War elephant) runs wild at roman (Light infantry)\n"]);
+    out.stdout_lacks("runs wild at viking");
+}
+
+// Guards "elephant riders cannot dismount in battle".
+#[test]
+fn elephant_rider_cannot_dismount() {
+    let out = play("1", "end_turn\ndismount elephant\n");
+    out.expect_code(1).stderr_has(&[
+        "elephant is not a horseman or a chariot (elephant riders cannot dismount in battle)",
+    ]);
+    out.stdout_lacks("dismounting");
 }
 
 // Guards "cavalry can dismount, but they must wait one turn without moving": declared now,

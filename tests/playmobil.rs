@@ -11,8 +11,8 @@
 
 mod common;
 
-use common::event_kinds;
-use common::game::{Game, legionary, transcript, viking};
+use common::game::{Game, legionary, roman_unit, scenario, transcript, viking, viking_unit};
+use common::{Workspace, event_kinds, play_scenario};
 
 /// Seed 3, for one attacking die against two defending dice (heavy infantry against heavy
 /// infantry) as the first roll of the game: the attacker wins 4 to 2.
@@ -250,6 +250,44 @@ fn attacker_who_kills_may_attack_again() {
     ]);
 }
 
+// Guards "the rest of the unit that the man is in [can] continue the attack, just the man who
+// was stopped": one Viking is blocked (with no dice he always loses), and the man beside him
+// still attacks the same legionary; the blocked one may attack no one.
+#[test]
+fn only_the_man_stopped_stops_attacking() {
+    let game = Game::new(
+        &[
+            &legionary("legionary", 10.0, 10.0, ""),
+            &legionary("legionary_2", 7.5, 10.0, ""),
+        ],
+        &[
+            &viking(
+                "stopped",
+                9.0,
+                12.0,
+                ", groups: { formation: band }, stats: { attack: 0 }",
+            ),
+            &viking("comrade", 11.0, 12.0, ", groups: { formation: band }"),
+        ],
+    );
+    let out = game.play_refused(
+        1,
+        "melee stopped legionary\nmelee comrade legionary\nmelee stopped legionary_2\n",
+        &["stopped was blocked and cannot attack again until your next turn"],
+    );
+    out.stdout_has(&[
+        "legionary wins ",
+        ": stopped is blocked until your next turn\n",
+        "comrade (Heavy infantry) attacks legionary (Heavy infantry)\n",
+    ]);
+    assert_eq!(
+        out.stderr.matches("cannot attack again").count(),
+        1,
+        "{}",
+        out.stderr
+    );
+}
+
 // Guards that an attack leaves the attacker facing the figure it attacked, and still facing
 // where it stood once it is killed.
 #[test]
@@ -374,6 +412,61 @@ fn melee_is_stopped_by_woods_between() {
         &["the old oak stands between viking and legionary"],
     );
     out.stdout_lacks("attacks with");
+}
+
+// Guards the table's terrain (P-01): woods, hills, towns and fortifications block sight, and
+// so a melee and a shot across them, while a stream does not; and no terrain slows a move.
+#[test]
+fn terrain_blocks_sight_melee_and_shots_but_not_moves() {
+    for (kind, blocks) in [
+        ("woods", true),
+        ("hill", true),
+        ("town", true),
+        ("fortification", true),
+        ("stream", false),
+    ] {
+        // A small feature between a legionary and a Viking 1.8" apart, and between an archer
+        // and a Viking 10" apart.
+        let terrain = format!(
+            "terrain:\n  - {{ kind: {kind}, name: the {kind}, circle: {{ centre: [10, 11.5], radius: 0.4 }} }}\n  \
+             - {{ kind: {kind}, name: the far {kind}, circle: {{ centre: [30, 15], radius: 1 }} }}\n"
+        );
+        let game = Game::with(
+            Some("vikings"),
+            &[
+                &legionary("legionary", 10.0, 10.0, ", base: { round: 1 }"),
+                &roman_unit("target", "light_infantry", 30.0, 10.0, ""),
+            ],
+            &[
+                &viking("viking", 10.0, 13.0, ", base: { round: 1 }"),
+                &viking_unit("archer", "infantry_archer", 30.0, 20.0, ""),
+            ],
+            &terrain,
+        );
+        let out = game.play(1, "melee viking legionary\nshoot archer target\n");
+        if blocks {
+            out.expect_code(1).stderr_has(&[
+                &format!("the {kind} stands between viking and legionary"),
+                &format!("archer cannot see target: the far {kind} is in the way"),
+            ]);
+            out.stdout_lacks("attacks with");
+            out.stdout_lacks("shoots with");
+        } else {
+            out.expect_code(0).stdout_has(&[
+                "\n  viking attacks with 1 die: ",
+                "\n  archer shoots with 1 die: ",
+            ]);
+        }
+    }
+    // A legionary walks his whole 6" through a wood.
+    let game = Game::with(
+        Some("romans"),
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&viking("viking", 30.0, 30.0, "")],
+        "terrain:\n  - { kind: woods, name: the wood, rect: { x: 5, y: 12, width: 10, depth: 10 } }\n",
+    );
+    game.play_ok(1, "move legionary 10 16\n")
+        .stdout_has(&["  legionary moves 6\" from (10, 10) to (10, 16)\n"]);
 }
 
 // Guards that a killed figure no longer stands in the way of the next attack.
@@ -896,6 +989,38 @@ fn scenario_first_skips_the_preparation_roll() {
     let events = game.events(5, "");
     assert_eq!(event_kinds(&events), ["seed", "scenario", "turn"]);
     assert_eq!(events[2]["side"], "romans");
+}
+
+// Guards "the other player sets up opposite from him": the edges are the scenario's, and a
+// scenario that sets the two sides up on edges not opposite is refused when the game starts
+// and by `check`; north against south and east against west play.
+#[test]
+fn sides_set_up_on_opposite_edges() {
+    let yaml = scenario(
+        None,
+        &[&legionary("legionary", 10.0, 10.0, "")],
+        &[&viking("viking", 30.0, 20.0, "")],
+        "",
+    );
+    let refusal = "Rome sets up on the south edge and The Vikings on the east: the rulebook \
+                   sets the other player up opposite, on the north edge";
+    let askew = yaml.replace("edge: north", "edge: east");
+    play_scenario(&askew, "1", "")
+        .expect_code(1)
+        .stderr_has(&[refusal]);
+    let ws = Workspace::new();
+    ws.write("game.yaml", &askew);
+    ws.sandtable(&["check", "game.yaml"], None)
+        .expect_code(1)
+        .stderr_has(&[refusal]);
+
+    play_scenario(&yaml, "1", "print(side_edge(\"vikings\"))\n")
+        .expect_code(0)
+        .stdout_has(&["> print(side_edge(\"vikings\"))\nnorth\n"]);
+    let across = yaml
+        .replace("edge: south", "edge: west")
+        .replace("edge: north", "edge: east");
+    play_scenario(&across, "1", "").expect_code(0);
 }
 
 // ---------------------------------------------------------------------------------------------

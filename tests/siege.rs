@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::game::{after, chance_at_prompt};
 use common::{Output, play_scenario};
 
 /// Attackers with a ram, a tower and a ladder; defenders with a wall, a fire archer, a
@@ -83,6 +84,44 @@ fn plain_arrows_and_ladders_take_no_harm_from_archery() {
     let out = play("4", "end_turn\nshoot archer tower\n");
     out.expect_code(0)
         .stdout_has(&["archer hits 5 to 1, but tower takes no harm from it\n"]);
+}
+
+// Guards "Ladders cannot be burned by archers": a flaming arrow that hits a ladder (which has
+// no dice, so every arrow hits) does it no harm; no outcome of the dice counts a hit on it.
+#[test]
+fn flaming_arrows_do_not_burn_a_ladder() {
+    let out = play(
+        "4",
+        "end_turn\nactivate archer flaming_arrows\n:odds shoot archer ladder\nshoot archer ladder\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "  ladder defends with 0 dice: no dice, so 0\narcher hits 5 to 0, but ladder takes no harm from it\n",
+    ]);
+    assert_eq!(
+        chance_at_prompt(&after(&out, ":odds shoot archer ladder"), "archer shot 1"),
+        "1/1"
+    );
+    out.stdout_lacks("ladder hits");
+}
+
+// Guards "battering rams have 2 defending die, and siege towers have 1", against the flaming
+// arrows that can burn them: an archer's 1 die hits a ram when it is at least the best of two,
+// sum(a^2)/216 = 91/216, and a tower when it is at least the tower's one, 21/36 = 7/12.
+#[test]
+fn rams_defend_with_two_dice_and_towers_with_one() {
+    let out = play(
+        "4",
+        "end_turn\nactivate archer flaming_arrows\n:odds shoot archer ram\n:odds shoot archer tower\n",
+    );
+    out.expect_code(0);
+    assert_eq!(
+        chance_at_prompt(&after(&out, ":odds shoot archer ram"), "ram +1 hits"),
+        "91/216"
+    );
+    assert_eq!(
+        chance_at_prompt(&after(&out, ":odds shoot archer tower"), "tower +1 hits"),
+        "7/12"
+    );
 }
 
 // Guards the suggested artillery hits: a ladder (and a ram) falls to one hit.

@@ -5,6 +5,8 @@ use std::path::Path;
 
 use super::{Output, Workspace, json_lines, project, run_binary};
 
+use serde_json::Value;
+
 /// One side of a test scenario: its units as YAML flow mappings.
 pub type Units<'a> = &'a [&'a str];
 
@@ -41,6 +43,16 @@ pub fn legionary(id: &str, x: f64, y: f64, extra: &str) -> String {
 /// A heavy infantryman of the Vikings facing south, with optional extra YAML fields.
 pub fn viking(id: &str, x: f64, y: f64, extra: &str) -> String {
     format!("{{ id: {id}, type: heavy_infantry, at: [{x}, {y}], facing: 180{extra} }}")
+}
+
+/// A unit of Rome of the troop type `kind`, facing north unless `extra` says otherwise.
+pub fn roman_unit(id: &str, kind: &str, x: f64, y: f64, extra: &str) -> String {
+    format!("{{ id: {id}, type: {kind}, at: [{x}, {y}]{extra} }}")
+}
+
+/// A unit of the Vikings of the troop type `kind`, facing south, towards Rome.
+pub fn viking_unit(id: &str, kind: &str, x: f64, y: f64, extra: &str) -> String {
+    format!("{{ id: {id}, type: {kind}, at: [{x}, {y}], facing: 180{extra} }}")
 }
 
 /// Copies a folder and everything in it.
@@ -192,6 +204,33 @@ impl Game {
         self.sandtable(&["check", "game.yaml"], None)
     }
 
+    /// The exact odds of a rules action at the start of the game: `odds --action LINE --json`
+    /// on the game's scenario (every outcome of the dice played by the real scripts).
+    #[track_caller]
+    pub fn odds(&self, action: &str) -> Value {
+        let out = self.sandtable(
+            &[
+                "--json",
+                "odds",
+                "--action",
+                action,
+                "--scenario",
+                "game.yaml",
+                "--seed",
+                "1",
+            ],
+            None,
+        );
+        out.expect_code(0);
+        let v: Value = serde_json::from_str(out.stdout.trim())
+            .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", out.stdout));
+        assert_eq!(
+            v["exact"], true,
+            "the odds of `{action}` are not exact: {v}"
+        );
+        v
+    }
+
     /// Plays prompt lines with `--json` and parses the events.
     #[track_caller]
     pub fn events(&self, seed: u64, lines: &str) -> Vec<serde_json::Value> {
@@ -212,4 +251,67 @@ pub fn transcript(out: &Output) -> &str {
         Some(i) => &out.stdout[i + 1..],
         None => panic!("no line was played:\n{}", out.stdout),
     }
+}
+
+/// The chance, as a reduced fraction, of the result `outcome` (its text exactly, e.g.
+/// `"t1 removed"`) in the odds [`Game::odds`] gave.
+#[track_caller]
+pub fn chance(odds: &Value, outcome: &str) -> String {
+    let outcomes = odds["outcomes"].as_array().expect("a list of outcomes");
+    match outcomes.iter().find(|o| o["outcome"] == outcome) {
+        Some(o) => o["fraction"].as_str().expect("a fraction").to_string(),
+        None => panic!("no outcome `{outcome}` in the odds:\n{odds:#}"),
+    }
+}
+
+/// The chance, as a reduced fraction, of the result `outcome` in the text `:odds` printed at
+/// the prompt (a line `  161/216    74.54%  ███   warrior may step, viking removed`).
+#[track_caller]
+pub fn chance_at_prompt(printed: &str, outcome: &str) -> String {
+    for line in printed.lines() {
+        let mut words = line.split_whitespace();
+        let (Some(fraction), Some(percent)) = (words.next(), words.next()) else {
+            continue;
+        };
+        if !percent.ends_with('%') {
+            continue;
+        }
+        // After the percentage: the bar (block characters), then the result.
+        let rest = &line[line.find(percent).expect("the percentage") + percent.len()..];
+        let result = rest.trim_start_matches(|c: char| {
+            c.is_whitespace() || ('\u{2580}'..='\u{259f}').contains(&c)
+        });
+        if result.trim_end() == outcome {
+            return fraction.to_string();
+        }
+    }
+    panic!("no outcome `{outcome}` in the odds printed:\n{printed}")
+}
+
+/// What the typed line `line` printed (its first occurrence), up to the next typed line.
+#[track_caller]
+pub fn after(out: &Output, line: &str) -> String {
+    let t = transcript(out);
+    let start = format!("> {line}\n");
+    let Some(i) = t.find(&start) else {
+        panic!("`{line}` was not played:\n{t}");
+    };
+    t[i + start.len()..]
+        .split_inclusive('\n')
+        .take_while(|l| !l.starts_with("> "))
+        .collect()
+}
+
+/// What the typed line `line` printed at its last occurrence, up to the next typed line.
+#[track_caller]
+pub fn after_last(out: &Output, line: &str) -> String {
+    let t = transcript(out);
+    let start = format!("> {line}\n");
+    let Some(i) = t.rfind(&start) else {
+        panic!("`{line}` was not played:\n{t}");
+    };
+    t[i + start.len()..]
+        .split_inclusive('\n')
+        .take_while(|l| !l.starts_with("> "))
+        .collect()
 }
