@@ -895,3 +895,64 @@ sides:
         "  rider: Flaming Arrows in force for a turn\n",
     ]);
 }
+
+/// An archer with Flaming Arrows and four Vikings around his target, all facing him.
+const FLAMING: &str = "\
+name: Fire
+ruleset: playmobil
+first: romans
+table: { width: 48, depth: 36 }
+sides:
+  - id: romans
+    edge: south
+    units:
+      - { id: archer, type: infantry_archer, at: [10, 10], abilities: [flaming_arrows] }
+  - id: vikings
+    edge: north
+    units:
+      - { id: beyond, type: light_infantry, at: [10, 23.5], facing: 180 }
+      - { id: target, type: light_infantry, at: [10, 20.5], facing: 180 }
+      - { id: second, type: light_infantry, at: [13.2, 20.5], facing: 180 }
+      - { id: far, type: light_infantry, at: [20, 20.5], facing: 180 }
+";
+
+// Guards "the archers kill 2 men instead of one if they hit the enemy": the second is the
+// man of the target's side nearest him whom the archer could have shot. `beyond` stands
+// nearer the target (1.8 inches) but 12.3 inches from the archer, out of his bow's foot;
+// `second` stands 2 inches from the target and in range. The second kill was the first man
+// of the scenario within 2 inches of the target, `beyond`, out of range or not.
+#[test]
+fn a_flaming_arrow_kills_the_man_nearest_its_target_in_the_archers_range() {
+    // Seed 1: the archer rolls 3 against the target's 1.
+    let out = play_scenario(
+        FLAMING,
+        "1",
+        "activate archer flaming_arrows\nshoot archer target\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "archer hits 3 to 1: target is killed\n",
+        "archer hits 3 to 1: second is killed\n",
+    ]);
+    out.stdout_lacks("beyond is removed");
+    out.stdout_lacks("far is removed");
+}
+
+// Guards "this ability limits the amount of arrows the archer can fire per turn to 1": with
+// his arrows lit, a second shot is refused, and an arrow shot before lighting them counts.
+#[test]
+fn flaming_arrows_shoot_one_arrow_a_turn() {
+    let out = play_scenario(
+        FLAMING,
+        "1",
+        "activate archer flaming_arrows\nshoot archer target\nshoot archer far\n",
+    );
+    out.expect_code(1)
+        .stderr_has(&["archer has shot 1 time this turn: 1 is the most"]);
+    let out = play_scenario(
+        FLAMING,
+        "1",
+        "shoot archer second\nactivate archer flaming_arrows\nshoot archer target\n",
+    );
+    out.expect_code(1)
+        .stderr_has(&["archer has shot 1 time this turn: 1 is the most"]);
+}
