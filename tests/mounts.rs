@@ -152,13 +152,13 @@ fn chariot_strikes_two_men_at_once() {
 // charioteer is attacked by archers": shot down, the chariot stands without a driver.
 #[test]
 fn charioteer_shot_down_leaves_a_driverless_chariot() {
-    // Seed 1: the archer's 2 ties the driver's 2, and ties go to the archer.
+    // Seed 5: the archer's 3 beats the driver's 2.
     let out = chariot(
-        "1",
+        "5",
         "strike chariot a b\nend_turn\nshoot_rider archer chariot\n",
     );
     out.expect_code(0).stdout_has(&[
-        "archer hits 2 to 2: the driver of chariot is killed\n",
+        "archer hits 3 to 2: the driver of chariot is killed\n",
         "  chariot is tagged `driverless`\n",
     ]);
 }
@@ -309,4 +309,51 @@ fn a_chariot_strikes_no_man_with_a_figure_between() {
     );
     out.expect_code(1)
         .stderr_has(&["c stands between chariot and a"]);
+}
+
+// Guards "the rider has his own attacking and defending die": a war elephant with its rider
+// attacks with its own dice and his 1 die. With the elephant's dice set to none, the rider's
+// die alone fights the man's 1 die; ties to the attacker, so it wins when it is at least the
+// man's: 21/36 = 7/12. (The rider's die was never rolled: the elephant had no dice and was
+// always blocked.)
+#[test]
+fn elephant_rider_attacks_with_his_own_die() {
+    let out = play_scenario(
+        &MOUNTS
+            .replace("first: romans", "first: carthage")
+            .replace("at: [10, 10] }", "at: [10, 11.5] }")
+            .replace(
+                "at: [10, 16], facing: 180 }",
+                "at: [10, 16], facing: 180, stats: { attack: 0 } }",
+            ),
+        "1",
+        ":odds melee elephant archer\nmelee elephant archer\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "7/12",
+        "  elephant attacks with 0 dice and its rider with 1 die: 1d6kh1 ",
+    ]);
+}
+
+// Guards "the charioteer has his own attacking and defending die": the chariot strikes with
+// its dice and his 1 die. With the chariot's dice set to none and each man defending with 1
+// die, both men fall when the driver's die a is at least both of theirs:
+// sum((a/6)^2, a=1..6)/6 = (1 + 4 + 9 + 16 + 25 + 36)/216 = 91/216. (The driver's die was
+// never rolled: the chariot had no dice and was always blocked.)
+#[test]
+fn charioteer_strikes_with_his_own_die() {
+    let out = play_scenario(
+        &CHARIOT
+            .replace("stats: { defend: 0 }", "stats: { defend: 1 }")
+            .replace(
+                "at: [20, 22], facing: 180 }",
+                "at: [20, 22], facing: 180, stats: { attack: 0 } }",
+            ),
+        "1",
+        ":odds strike chariot a b\nstrike chariot a b\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "91/216",
+        "  chariot attacks with 0 dice and its driver with 1 die: 1d6kh1 ",
+    ]);
 }
