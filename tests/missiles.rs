@@ -896,6 +896,28 @@ sides:
     ]);
 }
 
+// Guards "if a projectile hits a horse the rider does not die, but his horse is removed" for a
+// general: on foot he "continues with the stats of an infantry man", a general's ("+1
+// defending die and is considered heavy infantry"), and no longer charges. He kept heavy
+// infantry's 2 dice and could charge 24 inches on foot with +1 die.
+#[test]
+fn an_unhorsed_general_fights_on_as_a_general_on_foot() {
+    let game = Game::new(
+        &[&roman("marcus", "mounted_general", 10.0, 10.0, "")],
+        &[&engine("scorpion", "")],
+    );
+    let out = game.play(
+        THREE_SHOTS_HIT,
+        "fire scorpion marcus\nend_turn\ncharge marcus scorpion\n",
+    );
+    out.expect_code(1)
+        .stderr_has(&["marcus is on foot: only a man on a horse charges (remount first)"]);
+    out.stdout_has(&[
+        "  marcus move: 18 -> 6\n  marcus defend: 5 -> 3\n",
+        "  marcus's horse is killed: he fights on foot\n",
+    ]);
+}
+
 /// An archer with Flaming Arrows and four Vikings around his target, all facing him.
 const FLAMING: &str = "\
 name: Fire
