@@ -910,3 +910,86 @@ sides:
         "  rider: Flaming Arrows in force for a turn\n",
     ]);
 }
+
+// Guards "if a projectile hits a horse the rider does not die, but his horse is removed" for a
+// general: on foot he "continues with the stats of an infantry man", a general's ("+1
+// defending die and is considered heavy infantry"), and no longer charges. He kept heavy
+// infantry's 2 dice and could charge 24 inches on foot with +1 die.
+#[test]
+fn an_unhorsed_general_fights_on_as_a_general_on_foot() {
+    let game = Game::new(
+        &[&roman("marcus", "mounted_general", 10.0, 10.0, "")],
+        &[&engine("scorpion", "")],
+    );
+    let out = game.play(
+        THREE_SHOTS_HIT,
+        "fire scorpion marcus\nend_turn\ncharge marcus scorpion\n",
+    );
+    out.expect_code(1)
+        .stderr_has(&["marcus is on foot: only a man on a horse charges (remount first)"]);
+    out.stdout_has(&[
+        "  marcus move: 18 -> 6\n  marcus defend: 5 -> 3\n",
+        "  marcus's horse is killed: he fights on foot\n",
+    ]);
+}
+
+/// An archer with Flaming Arrows and four Vikings around his target, all facing him.
+const FLAMING: &str = "\
+name: Fire
+ruleset: playmobil
+first: romans
+table: { width: 48, depth: 36 }
+sides:
+  - id: romans
+    edge: south
+    units:
+      - { id: archer, type: infantry_archer, at: [10, 10], abilities: [flaming_arrows] }
+  - id: vikings
+    edge: north
+    units:
+      - { id: beyond, type: light_infantry, at: [10, 23.5], facing: 180 }
+      - { id: target, type: light_infantry, at: [10, 20.5], facing: 180 }
+      - { id: second, type: light_infantry, at: [13.2, 20.5], facing: 180 }
+      - { id: far, type: light_infantry, at: [20, 20.5], facing: 180 }
+";
+
+// Guards "the archers kill 2 men instead of one if they hit the enemy": the second is the
+// man of the target's side nearest him whom the archer could have shot. `beyond` stands
+// nearer the target (1.8 inches) but 12.3 inches from the archer, out of his bow's foot;
+// `second` stands 2 inches from the target and in range. The second kill was the first man
+// of the scenario within 2 inches of the target, `beyond`, out of range or not.
+#[test]
+fn a_flaming_arrow_kills_the_man_nearest_its_target_in_the_archers_range() {
+    // Seed 1: the archer rolls 3 against the target's 1.
+    let out = play_scenario(
+        FLAMING,
+        "1",
+        "activate archer flaming_arrows\nshoot archer target\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "archer hits 3 to 1: target is killed\n",
+        "archer hits 3 to 1: second is killed\n",
+    ]);
+    out.stdout_lacks("beyond is removed");
+    out.stdout_lacks("far is removed");
+}
+
+// Guards "this ability limits the amount of arrows the archer can fire per turn to 1": with
+// his arrows lit, a second shot is refused, and an arrow shot before lighting them counts.
+#[test]
+fn flaming_arrows_shoot_one_arrow_a_turn() {
+    let out = play_scenario(
+        FLAMING,
+        "1",
+        "activate archer flaming_arrows\nshoot archer target\nshoot archer far\n",
+    );
+    out.expect_code(1)
+        .stderr_has(&["archer has shot 1 time this turn: 1 is the most"]);
+    let out = play_scenario(
+        FLAMING,
+        "1",
+        "shoot archer second\nactivate archer flaming_arrows\nshoot archer target\n",
+    );
+    out.expect_code(1)
+        .stderr_has(&["archer has shot 1 time this turn: 1 is the most"]);
+}

@@ -208,13 +208,13 @@ fn chariot_strikes_two_men_at_once() {
 // charioteer is attacked by archers": shot down, the chariot stands without a driver.
 #[test]
 fn charioteer_shot_down_leaves_a_driverless_chariot() {
-    // Seed 1: the archer's 2 ties the driver's 2, and ties go to the archer.
+    // Seed 5: the archer's 3 beats the driver's 2.
     let out = chariot(
-        "1",
+        "5",
         "strike chariot a b\nend_turn\nshoot_rider archer chariot\n",
     );
     out.expect_code(0).stdout_has(&[
-        "archer hits 2 to 2: the driver of chariot is killed\n",
+        "archer hits 3 to 2: the driver of chariot is killed\n",
         "  chariot is tagged `driverless`\n",
     ]);
 }
@@ -365,4 +365,160 @@ fn a_chariot_strikes_no_man_with_a_figure_between() {
     );
     out.expect_code(1)
         .stderr_has(&["c stands between chariot and a"]);
+}
+
+// Guards "once a man dismounts he ... continues with the stats of an infantry man" for the
+// Charge: on foot he cannot charge (he charged 24 inches with +1 die), and "in order for the
+// dismounted rider to remount he must return to his horse": back on it, he charges again.
+#[test]
+fn a_dismounted_horseman_charges_again_only_once_remounted() {
+    let out = play(
+        "1",
+        "dismount eques\nend_turn\nend_turn\ncharge eques chariot\nremount eques\nend_turn\nend_turn\n\
+         charge eques chariot\n",
+    );
+    out.expect_code(1)
+        .stderr_has(&["eques is on foot: only a man on a horse charges (remount first)"]);
+    out.stdout_has(&[
+        "eques dismounts and fights on foot\n",
+        "eques mounts and rides\n",
+        "  eques: Charge in force for a turn\n",
+        "eques (Light cavalry) attacks chariot (Chariot)\n",
+    ]);
+}
+
+// Guards "If your general is riding a horse he gains +1 defending die" and "your general has
+// +1 ... defending die and is considered heavy infantry" across a dismount and a remount: on
+// foot a general's 3 dice (he had heavy infantry's 2), on his horse 5 again.
+#[test]
+fn a_dismounted_general_fights_as_a_general_on_foot() {
+    let out = play_scenario(
+        &MOUNTS.replace("type: light_cavalry", "type: mounted_general"),
+        "1",
+        "dismount eques\nend_turn\nend_turn\nremount eques\nend_turn\nend_turn\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "  eques class: cavalry -> infantry\n  eques move: 18 -> 6\n  eques defend: 5 -> 3\n",
+        "eques dismounts and fights on foot\n",
+        "  eques class: infantry -> cavalry\n  eques move: 6 -> 18\n  eques defend: 3 -> 5\n",
+        "eques mounts and rides\n",
+    ]);
+}
+
+// Guards "Mounted archers can dismount ... and continues with the stats of an infantry man":
+// he keeps his bow and shoots as an infantry archer, without the Muslim Accurate Arrow of a
+// "Mounted Muslim archer" (he shot with 2 dice on foot).
+#[test]
+fn a_dismounted_mounted_archer_shoots_as_an_infantry_archer() {
+    let out = play_scenario(
+        &MOUNTS.replace(
+            "{ id: eques, type: light_cavalry, at: [30, 5] }",
+            "{ id: eques, type: mounted_archer, at: [20, 12], abilities: [accurate_arrow] }",
+        ),
+        "1",
+        "dismount eques\nend_turn\nend_turn\nshoot eques chariot\n:explain\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "  eques class: cavalry -> archer\n  eques move: 18 -> 12\n  eques defend: 2 -> 1\n",
+        "  eques shoots with 1 die: ",
+    ]);
+}
+
+/// A Roman footman able to kill a Carthaginian horseman beside him, and a man beyond.
+const WON_HORSE: &str = "\
+name: A won horse
+ruleset: playmobil
+first: romans
+table: { width: 48, depth: 36 }
+sides:
+  - id: romans
+    edge: south
+    units:
+      - { id: foot, type: light_infantry, at: [20, 10], stats: { attack: 6 } }
+  - id: carthage
+    edge: north
+    units:
+      - { id: knight, type: heavy_cavalry, at: [20, 13], facing: 180, stats: { defend: 0 } }
+      - { id: numidian, type: light_infantry, at: [30, 25], facing: 180 }
+";
+
+// Guards "an infantry man that kills a cavalry man can choose to mount his steed ... the same
+// procedure as a dismounted cavalry man would to remount": a light infantryman on a heavy
+// cavalryman's horse rides as light cavalry, 2 defending dice (he took the dead man's 3,
+// without a shield), with the Charge cavalry has (he had none, and could never charge).
+#[test]
+fn a_footman_on_a_won_horse_rides_as_a_cavalryman_of_his_own_kind() {
+    let out = play_scenario(
+        WON_HORSE,
+        "1",
+        "melee foot knight\nremount foot\nend_turn\nend_turn\ncharge foot numidian\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "foot makes ready to mount the horse he has won\n",
+        "  foot class: infantry -> cavalry\n  foot move: 12 -> 18\n  foot defend: 1 -> 2\n  foot mounted: none -> true\n",
+        "  foot: gains Charge\n",
+        "foot mounts and rides\n",
+        "  foot: Charge in force for a turn\n",
+    ]);
+}
+
+// Guards "if the attacker chooses not to mount the horse, the horse is killed as well": he
+// chooses before his side's turn ends. The horse stayed his for the rest of the battle.
+#[test]
+fn a_horse_its_riders_killer_does_not_take_is_killed() {
+    let out = play_scenario(
+        WON_HORSE,
+        "1",
+        "melee foot knight\nend_turn\nend_turn\nremount foot\n",
+    );
+    out.expect_code(1)
+        .stderr_has(&["foot has no horse to mount"]);
+    out.stdout_has(&["foot leaves the horse he won: it is killed\n"]);
+}
+
+// Guards "the rider has his own attacking and defending die": a war elephant with its rider
+// attacks with its own dice and his 1 die. With the elephant's dice set to none, the rider's
+// die alone fights the man's 1 die; ties to the attacker, so it wins when it is at least the
+// man's: 21/36 = 7/12. (The rider's die was never rolled: the elephant had no dice and was
+// always blocked.)
+#[test]
+fn elephant_rider_attacks_with_his_own_die() {
+    let out = play_scenario(
+        &MOUNTS
+            .replace("first: romans", "first: carthage")
+            .replace("at: [10, 10] }", "at: [10, 11.5] }")
+            .replace(
+                "at: [10, 16], facing: 180 }",
+                "at: [10, 16], facing: 180, stats: { attack: 0 } }",
+            ),
+        "1",
+        ":odds melee elephant archer\nmelee elephant archer\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "7/12",
+        "  elephant attacks with 0 dice and its rider with 1 die: 1d6kh1 ",
+    ]);
+}
+
+// Guards "the charioteer has his own attacking and defending die": the chariot strikes with
+// its dice and his 1 die. With the chariot's dice set to none and each man defending with 1
+// die, both men fall when the driver's die a is at least both of theirs:
+// sum((a/6)^2, a=1..6)/6 = (1 + 4 + 9 + 16 + 25 + 36)/216 = 91/216. (The driver's die was
+// never rolled: the chariot had no dice and was always blocked.)
+#[test]
+fn charioteer_strikes_with_his_own_die() {
+    let out = play_scenario(
+        &CHARIOT
+            .replace("stats: { defend: 0 }", "stats: { defend: 1 }")
+            .replace(
+                "at: [20, 22], facing: 180 }",
+                "at: [20, 22], facing: 180, stats: { attack: 0 } }",
+            ),
+        "1",
+        ":odds strike chariot a b\nstrike chariot a b\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "91/216",
+        "  chariot attacks with 0 dice and its driver with 1 die: 1d6kh1 ",
+    ]);
 }

@@ -71,6 +71,7 @@ enum Undo {
     Turn(i64, String, Option<String>, i64),
     Deck(String, Option<Deck>),
     Ability(usize, String, Option<AbilityUse>),
+    Abilities(usize, Vec<String>),
 }
 
 /// The most events and undo entries one action may record: a script in a loop that logs or
@@ -249,6 +250,31 @@ impl GameState {
             .unwrap_or_default()
     }
 
+    /// Gives a unit an ability it lacks, during play (a footman who takes a dead rider's horse
+    /// gains the cavalry's abilities), with an event saying so; `false`, and nothing changed,
+    /// when it has the ability already.
+    pub fn give_ability(
+        &mut self,
+        idx: usize,
+        ability: &str,
+        what: &str,
+    ) -> Result<bool, StateError> {
+        let unit = self.unit_mut(idx)?;
+        if unit.abilities.iter().any(|a| a == ability) {
+            return Ok(false);
+        }
+        let before = unit.abilities.clone();
+        unit.abilities.push(ability.to_string());
+        self.remember(Undo::Abilities(idx, before));
+        let unit = self.id(idx);
+        self.emit(Event::Ability {
+            unit,
+            ability: ability.into(),
+            what: what.into(),
+        });
+        Ok(true)
+    }
+
     /// Records a new use state for a unit's ability, with an event saying what happened.
     pub fn set_ability_use(&mut self, idx: usize, ability: &str, state: AbilityUse, what: &str) {
         let key = (idx, ability.to_string());
@@ -407,6 +433,7 @@ impl GameState {
                 replace(&mut self.first_side, first),
                 replace(&mut self.plays, plays),
             ),
+            Undo::Abilities(i, list) => swap!(i, abilities, list, Abilities),
             Undo::Ability(i, name, before) => {
                 let now = match before {
                     Some(b) => self.ability_uses.insert((i, name.clone()), b),
@@ -877,6 +904,8 @@ mod tests {
         s.set_stat(0, "new", Stat::Bool(true)).unwrap();
         s.set_tag(0, "shaken", true).unwrap();
         s.set_group(0, "brigade", Some("north")).unwrap();
+        assert!(s.give_ability(0, "given", "gains Given").unwrap());
+        assert!(!s.give_ability(0, "given", "gains Given").unwrap());
         s.remove(1, "killed").unwrap();
         s.set_turn(2, "blue").unwrap();
         s.shuffle("d").unwrap();
@@ -906,6 +935,8 @@ mod tests {
         s.set_tag(0, "shaken", true).unwrap();
         s.set_tag(1, "shaken", false).unwrap();
         s.set_group(0, "brigade", Some("north")).unwrap();
+        assert!(s.give_ability(0, "given", "gains Given").unwrap());
+        assert!(!s.give_ability(0, "given", "gains Given").unwrap());
         s.remove(1, "killed").unwrap();
         let mut spawned = s.battlefield.units()[0].clone();
         spawned.id = "spawned".into();

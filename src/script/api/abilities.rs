@@ -6,8 +6,8 @@
 //! - `ask(hook, u, value, info)`, `allowed(hook, u, info)` and `notify(hook, u, info)`: the
 //!   dispatcher's three ways to run a hook;
 //! - `use_ability(u, name)`, `end_ability(u, name)`, `ability_active(u, name)`,
-//!   `uses_left(u, name)`, `ability_ready(u, name)`, `has_ability(u, name)` and
-//!   `ability_meta(name)`.
+//!   `uses_left(u, name)`, `ability_ready(u, name)`, `has_ability(u, name)`,
+//!   `give_ability(u, name)` and `ability_meta(name)`.
 
 use rhai::{Dynamic, Engine, INT, Map, NativeCallContext};
 
@@ -151,6 +151,27 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, abilities: &SharedAb
         let (meta, _) = lookup(&st, &ab, u, name)?;
         let s = st.borrow();
         Ok(meta.check_use(&s.ability_use(u.0, name), s.clock()).is_ok())
+    });
+    let (st, ab) = (state.clone(), abilities.clone());
+    volatile!(engine, "give_ability", move |u: UnitRef,
+                                            name: &str|
+          -> Res<bool> {
+        // Only an ability this game has loaded (one a unit of the scenario has): a unit must
+        // never hold a name no script answers for.
+        let abilities = ab.borrow();
+        let loaded = abilities.list.get(name).ok_or_else(|| {
+            refusal(format!(
+                "no ability `{name}` is loaded in this game, so none can be given{}",
+                crate::host::suggest::suggestion_suffix(
+                    name,
+                    abilities.list.keys().map(String::as_str)
+                )
+            ))
+        })?;
+        let what = format!("gains {}", loaded.meta.name);
+        st.borrow_mut()
+            .give_ability(u.0, name, &what)
+            .map_err(host_error)
     });
     let st = state.clone();
     volatile!(engine, "has_ability", move |u: UnitRef,
