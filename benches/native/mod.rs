@@ -413,13 +413,16 @@ impl Battle {
                 break;
             };
             if self.figs[f].shots >= shots
+                || self.figs[f].blocked
                 || self.figs[f].routed
                 || self.field.edge_distance(f, t) > range + SLACK
                 || self.field.sight(self.pos(f), self.pos(t), false, &[]) != Sight::Clear
             {
                 break;
             }
+            // A shot is an attack.
             self.figs[f].shots += 1;
+            self.figs[f].attacked = true;
             let testudo = self.figs[t].testudo == Some(true);
             let (tp, tf, sp) = (self.pos(t), self.field.units()[t].facing, self.pos(f));
             let rear = !in_arc(tf, tp, sp, if testudo { 45.0 } else { 90.0 });
@@ -432,10 +435,15 @@ impl Battle {
             let x = self.best_die(1);
             let y = self.best_die(defend);
             let shielded = testudo && in_arc(tf, tp, sp, 45.0);
+            shot = true;
             if x >= y && !shielded && !self.berserk(t) {
                 self.field.get_mut(t).unwrap().in_play = false;
+            } else {
+                // A miss, or a hit that kills no one, blocks the archer: no second arrow.
+                self.figs[f].missed = None;
+                self.figs[f].blocked = true;
+                break;
             }
-            shot = true;
         }
         shot
     }
