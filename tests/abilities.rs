@@ -398,9 +398,12 @@ fn testudo_suffers_no_casualties_from_arrows_in_front() {
         "\
 front_archer (Infantry archer) shoots at legionary (Heavy infantry)
   front_archer is tagged `shot 1`
+  front_archer is tagged `attacked`
   front_archer shoots with 1 die: 1d6kh1 [4] = 4
   legionary defends with 3 dice: 3d6kh1 [~1, 2, ~1] = 2
 front_archer hits 4 to 2, but legionary takes no harm
+  front_archer is blocked until your next turn
+  front_archer is tagged `blocked`
 "
     );
     assert_eq!(after(&out, "print(unit(\"legionary\").in_play)"), "true\n");

@@ -27,20 +27,20 @@ fn count(out: &Output, needle: &str) -> usize {
 // again next turn.
 #[test]
 fn archer_shoots_twice_a_turn() {
-    // An archer with no dice always misses a defender with one die, so the target survives.
+    // Targets with no dice are always hit, so every arrow kills and none blocks the archer.
+    let unarmed = ", stats: { defend: 0 }";
     let game = Game::new(
-        &[&roman("legionary", "light_infantry", 10.0, 10.0, "")],
-        &[&viking(
-            "archer",
-            "infantry_archer",
-            10.0,
-            18.0,
-            ", stats: { missile_attack: 0 }",
-        )],
+        &[
+            &roman("legionary_1", "light_infantry", 8.0, 10.0, unarmed),
+            &roman("legionary_2", "light_infantry", 10.0, 10.0, unarmed),
+            &roman("legionary_3", "light_infantry", 12.0, 10.0, unarmed),
+            &roman("legionary_4", "light_infantry", 14.0, 10.0, unarmed),
+        ],
+        &[&viking("archer", "infantry_archer", 10.0, 18.0, "")],
     );
     let out = game.play_refused(
         1,
-        "shoot archer legionary\nshoot archer legionary\nshoot archer legionary\nend_turn\nend_turn\nshoot archer legionary\n",
+        "shoot archer legionary_1\nshoot archer legionary_2\nshoot archer legionary_3\nend_turn\nend_turn\nshoot archer legionary_4\n",
         &["archer has shot 2 times this turn: 2 is the most"],
     );
     assert_eq!(
@@ -56,7 +56,9 @@ fn archer_shoots_twice_a_turn() {
     out.stdout_has(&[
         "  archer is tagged `shot 1`\n",
         "  archer is tagged `shot 2`\n",
+        "legionary_4 is killed",
     ]);
+    out.stdout_lacks("legionary_3 is killed");
 }
 
 // Guards "archers can fire 1 foot": 12 inches (edge to edge) is in range, 12.8 is refused.
@@ -163,6 +165,7 @@ fn archery_hit_kills() {
 > shoot archer legionary
 archer (Infantry archer) shoots at legionary (Heavy infantry)
   archer is tagged `shot 1`
+  archer is tagged `attacked`
   archer shoots with 1 die: 1d6kh1 [3] = 3
   legionary defends with 0 dice: no dice, so 0
 archer hits 3 to 0: legionary is killed
@@ -188,6 +191,170 @@ fn archery_line_of_sight_is_blocked_by_a_wood() {
         &["archer cannot see hidden: the old oak is in the way"],
     );
     out.stdout_lacks("shoots at");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A shot is an attack: "As soon as your man misses or is blocked by an opponent ... the
+// attacker cannot attack again until next turn. That goes for all units no matter what type
+// they are"; "If your men attack they cannot move until your next turn"; "You must wait until
+// your next turn to turn your soldier around". Each of these tests failed before shooting,
+// throwing and firing were attacks: the archer shot again, moved, turned or charged.
+// ---------------------------------------------------------------------------------------------
+
+/// Rome's `legionary` 8" in front of the Vikings' archer at (10, 18) (the archer's `extra`
+/// fields given), and `guard` right beside the archer (0.6" edge to edge), for a melee.
+fn archer_and_marks(extra: &str, legionary: &str) -> Game {
+    Game::new(
+        &[
+            &roman("legionary", "light_infantry", 10.0, 10.0, legionary),
+            &roman("guard", "light_infantry", 11.8, 18.0, ""),
+        ],
+        &[&viking("archer", "infantry_archer", 10.0, 18.0, extra)],
+    )
+}
+
+// Guards that an arrow that misses ends the archer's attacks for the turn: no second arrow
+// and no melee; he shoots again next turn.
+#[test]
+fn a_missed_arrow_blocks_the_archer() {
+    // An archer with no dice always misses a man with a die.
+    let game = archer_and_marks(", stats: { missile_attack: 0 }", "");
+    let out = game.play_refused(
+        1,
+        "shoot archer legionary\nshoot archer legionary\nmelee archer guard\nend_turn\nend_turn\nshoot archer legionary\n",
+        &["archer was blocked and cannot attack again until your next turn"],
+    );
+    assert_eq!(
+        out.stderr.matches("archer was blocked").count(),
+        2,
+        "{}",
+        out.stderr
+    );
+    out.stdout_has(&[
+        "legionary wins 3 to 0: a miss, and archer is blocked until your next turn\n  archer is tagged `blocked`\n",
+        "  archer loses the tag `blocked`\n",
+    ]);
+    out.stdout_lacks("archer is tagged `shot 2`");
+    out.stdout_lacks("attacks guard");
+    assert_eq!(
+        count(&out, "archer (Infantry archer) shoots at legionary"),
+        2
+    );
+}
+
+// Guards that a man blocked in melee cannot shoot either: "the attacker cannot attack again
+// until next turn".
+#[test]
+fn an_archer_blocked_in_melee_cannot_shoot() {
+    // An archer with no melee dice always loses to a man with a die.
+    let game = archer_and_marks(", stats: { attack: 0 }", "");
+    let out = game.play_refused(
+        1,
+        "melee archer guard\nshoot archer legionary\n",
+        &["archer was blocked and cannot attack again until your next turn"],
+    );
+    out.stdout_has(&["  archer is tagged `blocked`\n"]);
+    out.stdout_lacks(" shoots at ");
+}
+
+// Guards that an archer who shot cannot move or turn until his next turn, and that he may
+// move and then shoot ("You can move and then attack").
+#[test]
+fn an_archer_cannot_move_or_turn_after_shooting() {
+    // A target with no dice is always hit: the archer is not blocked, only done moving.
+    let game = archer_and_marks("", ", stats: { defend: 0 }");
+    let out = game.play_refused(
+        1,
+        "move archer 14 18\nshoot archer legionary\nmove archer 14 20\nface archer north\n",
+        &[
+            "archer has attacked this turn and cannot move until your next turn",
+            "archer has attacked this turn and must wait until your next turn to turn around",
+        ],
+    );
+    out.stdout_has(&["  archer is tagged `moved`\n", "legionary is killed\n"]);
+    let out = game.play_refused(
+        1,
+        "shoot archer legionary\nmove archer 14 18\n",
+        &["archer has attacked this turn and cannot move until your next turn"],
+    );
+    out.stdout_lacks(" moves ");
+}
+
+// Guards that a throw is an attack too: the thrower cannot move after it.
+#[test]
+fn a_thrower_cannot_move_after_throwing() {
+    let game = Game::new(
+        &[&roman("target", "light_infantry", 10.0, 10.0, "")],
+        &[&viking(
+            "thrower",
+            "light_infantry",
+            10.0,
+            15.0,
+            ", stats: { javelins: 1 }",
+        )],
+    );
+    let out = game.play_refused(
+        1,
+        "hurl thrower target\nmove thrower 14 18\nface thrower north\n",
+        &[
+            "thrower has attacked this turn and cannot move until your next turn",
+            "thrower has attacked this turn and must wait until your next turn to turn around",
+        ],
+    );
+    out.stdout_has(&["  thrower is tagged `attacked`\n"]);
+    out.stdout_lacks(" moves ");
+}
+
+/// A Viking mounted archer at (10, 24) facing Rome, `legionary` (no dice: a charge or an
+/// arrow kills him) 11.65" in front of him, in bowshot, and `other` beside `legionary`.
+fn mounted_archer_game() -> Game {
+    Game::new(
+        &[
+            &roman(
+                "legionary",
+                "light_infantry",
+                10.0,
+                10.0,
+                ", stats: { defend: 0 }",
+            ),
+            &roman(
+                "other",
+                "light_infantry",
+                14.0,
+                10.0,
+                ", stats: { defend: 0 }",
+            ),
+        ],
+        &[&viking("rider", "mounted_archer", 10.0, 24.0, "")],
+    )
+}
+
+// Guards "This special ability cannot be used if the mounted archer fires arrows at the end of
+// his 2 foot move, the attack must be a melee attack": after a charge, no arrows.
+#[test]
+fn a_mounted_archer_who_charged_cannot_shoot() {
+    let out = mounted_archer_game().play_refused(
+        1,
+        "charge rider legionary\nshoot rider other\n",
+        &["rider has charged this turn: a charge's attack must be a melee attack, not arrows"],
+    );
+    out.stdout_has(&["legionary is killed\n"]);
+    out.stdout_lacks(" shoots at ");
+}
+
+// Guards the same clause the other way round: a mounted archer who shot has attacked, and a
+// charge ("only ... if the cavalry attacks enemy units at the end of its 2 foot move") comes
+// before any attack, not after one.
+#[test]
+fn a_mounted_archer_who_shot_cannot_charge() {
+    let out = mounted_archer_game().play_refused(
+        1,
+        "shoot rider legionary\ncharge rider other\n",
+        &["rider has already moved or attacked this turn (or is dismounting) and cannot charge"],
+    );
+    out.stdout_has(&["legionary is killed\n"]);
+    out.stdout_lacks(" charges");
+    out.stdout_lacks("attacks other");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -354,6 +521,44 @@ fn artillery_fires_once_a_turn() {
         out.stdout
     );
     out.stdout_has(&["  scorpion ammo: 6 -> 5\n", "  scorpion ammo: 5 -> 4\n"]);
+}
+
+// Guards that an engine's shot is its crew's attack ("That goes for all units no matter what
+// type they are"): the engine cannot move or turn after firing, and a shot that misses
+// blocks the crew, who cannot then fight in melee; after a shot that kills, they may.
+#[test]
+fn artillery_that_fired_cannot_move_and_a_miss_blocks_its_crew() {
+    let game = Game::new(
+        &[
+            &roman("legionary", "light_infantry", 10.0, 10.0, ""),
+            // 0.9" from the engine's side (its 2" width spans x 9 to 11).
+            &roman("raider", "light_infantry", 12.5, 30.0, ""),
+        ],
+        &[&engine("scorpion", "")],
+    );
+    let out = game.play_refused(
+        FIRST_SHOT_MISSES,
+        "fire scorpion legionary\nmove scorpion 10 32\nface scorpion north\nmelee scorpion raider\n",
+        &[
+            "scorpion has attacked this turn and cannot move until your next turn",
+            "scorpion has attacked this turn and must wait until your next turn to turn around",
+            "scorpion was blocked and cannot attack again until your next turn",
+        ],
+    );
+    out.stdout_has(&[
+        "  the shot misses: scorpion is blocked until your next turn\n  scorpion is tagged `blocked`\n",
+    ]);
+    out.stdout_lacks(" moves ");
+    out.stdout_lacks("attacks raider");
+    let out = game.play_refused(
+        FIRST_SHOT_HITS_ON_4,
+        "fire scorpion legionary\nmove scorpion 10 32\nmelee scorpion raider\n",
+        &["scorpion has attacked this turn and cannot move until your next turn"],
+    );
+    out.stdout_has(&[
+        "  legionary is destroyed\n",
+        "scorpion (Artillery) attacks raider",
+    ]);
 }
 
 // Guards "artillery does not have unlimited shots": each shot spends one, then none are left.

@@ -288,6 +288,38 @@ fn only_the_man_stopped_stops_attacking() {
     );
 }
 
+// Guards "after they kill one man they must step forward to reach the next man. If the next
+// man to attack is over 2 inches away then your soldier cannot attack him": the next man is
+// measured from where the killer stood when he killed, not from where he stepped to. (It
+// broke when the step's 2 inches and the reach's 2 inches added up to 4.)
+#[test]
+fn kill_chain_reaches_only_two_inches_from_the_place_of_the_kill() {
+    // The Viking kills `first` (no dice: a certain kill) from (10, 20), then steps 1.9" south
+    // to (10, 18.1). `far` at (10, 15) is 3.8" edge to edge from (10, 20) (5 centre to
+    // centre, less the two 0.6" half-bases), though only 1.9" from where the Viking now
+    // stands; `near` at (12.48, 18.14) is 1.9" from (10, 20) (3.1 centre to centre: 2.48 and
+    // 1.86 across, a 3-4-5 triangle) and 1.28" from (10, 18.1).
+    let game = Game::new(
+        &[
+            &legionary("first", 10.0, 18.2, ", stats: { defend: 0 }"),
+            &legionary("far", 10.0, 15.0, ""),
+            &legionary("near", 12.48, 18.14, ""),
+        ],
+        &[&viking("viking", 10.0, 20.0, "")],
+    );
+    let out = game.play_refused(
+        1,
+        "melee viking first\nstep viking 10 18.1\nmelee viking far\nmelee viking near\n",
+        &["far is 3.8\" from where viking stood when he killed: the next man must be within 2\""],
+    );
+    out.stdout_has(&[
+        "first is killed\n",
+        "  viking is tagged `stepped from 10.0 20.0`\n  viking moves 1.9\" from (10, 20) to (10, 18.1)\n",
+        "viking (Heavy infantry) attacks near (Heavy infantry) from the rear\n",
+    ]);
+    out.stdout_lacks("attacks far");
+}
+
 // Guards that an attack leaves the attacker facing the figure it attacked, and still facing
 // where it stood once it is killed.
 #[test]

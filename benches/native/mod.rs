@@ -40,7 +40,6 @@ struct Figure {
     moved: bool,
     attacked: bool,
     blocked: bool,
-    may_step: bool,
     routed: bool,
     called_rout: bool,
     shots: i64,
@@ -122,7 +121,6 @@ impl Start {
                     moved: false,
                     attacked: false,
                     blocked: false,
-                    may_step: false,
                     routed: false,
                     called_rout: false,
                     shots: 0,
@@ -287,12 +285,11 @@ impl Battle {
             if !self.in_play(f) || self.figs[f].blocked {
                 break;
             }
-            let mut target = self.weakest_in_reach(f);
-            if target.is_none() && self.figs[f].may_step {
-                self.step_towards_next(f);
-                target = self.weakest_in_reach(f);
-            }
-            let Some(t) = target else { break };
+            // A kill chain reaches only men within reach of the place of the kill, where
+            // the killer still stands: the policy never steps.
+            let Some(t) = self.weakest_in_reach(f) else {
+                break;
+            };
             if let Some((uses, _)) = self.figs[f].berserker
                 && uses > 0
             {
@@ -362,7 +359,6 @@ impl Battle {
             if !self.berserk(d) {
                 self.field.get_mut(d).unwrap().in_play = false;
                 self.figs[a].missed = None;
-                self.figs[a].may_step = true;
             } else {
                 self.figs[a].blocked = true;
             }
@@ -377,24 +373,6 @@ impl Battle {
             }
         }
         true
-    }
-
-    fn step_towards_next(&mut self, f: usize) {
-        let Some(next) = self.field.nearest_enemy(f) else {
-            return;
-        };
-        let gap = self.field.edge_distance(f, next);
-        if gap > REACH && gap <= 2.0 * REACH {
-            let p = self.pos(f);
-            let to = scatter(p, p.bearing_to(self.pos(next)), gap - REACH + 0.1);
-            if p.distance(to) <= REACH + SLACK
-                && self.field.on_table(to)
-                && self.field.overlapping_at(f, to).is_empty()
-            {
-                self.figs[f].may_step = false;
-                self.field.get_mut(f).unwrap().pos = to;
-            }
-        }
     }
 
     fn charge(&mut self, f: usize, t: usize) -> bool {
@@ -435,13 +413,16 @@ impl Battle {
                 break;
             };
             if self.figs[f].shots >= shots
+                || self.figs[f].blocked
                 || self.figs[f].routed
                 || self.field.edge_distance(f, t) > range + SLACK
                 || self.field.sight(self.pos(f), self.pos(t), false, &[]) != Sight::Clear
             {
                 break;
             }
+            // A shot is an attack.
             self.figs[f].shots += 1;
+            self.figs[f].attacked = true;
             let testudo = self.figs[t].testudo == Some(true);
             let (tp, tf, sp) = (self.pos(t), self.field.units()[t].facing, self.pos(f));
             let rear = !in_arc(tf, tp, sp, if testudo { 45.0 } else { 90.0 });
@@ -454,10 +435,15 @@ impl Battle {
             let x = self.best_die(1);
             let y = self.best_die(defend);
             let shielded = testudo && in_arc(tf, tp, sp, 45.0);
+            shot = true;
             if x >= y && !shielded && !self.berserk(t) {
                 self.field.get_mut(t).unwrap().in_play = false;
+            } else {
+                // A miss, or a hit that kills no one, blocks the archer: no second arrow.
+                self.figs[f].missed = None;
+                self.figs[f].blocked = true;
+                break;
             }
-            shot = true;
         }
         shot
     }
@@ -551,7 +537,6 @@ impl Battle {
             f.attacked = false;
             f.blocked = false;
             f.missed = None;
-            f.may_step = false;
             f.fought.clear();
             f.called_rout = false;
             f.shots = 0;

@@ -309,6 +309,19 @@ impl Battlefield {
         }
     }
 
+    /// Base edge to base edge distance from `b` to `a`'s base were `a` standing at `at` with
+    /// its present facing: how far `b` is from a place `a` stood (or may stand).
+    pub fn edge_distance_at(&self, a: usize, at: Point, b: usize) -> f64 {
+        match (self.units.get(a), self.units.get(b)) {
+            (Some(a), Some(b)) => geometry::Footprint {
+                pos: at,
+                ..a.footprint()
+            }
+            .edge_distance(&b.footprint()),
+            _ => f64::INFINITY,
+        }
+    }
+
     /// Whether two units' bases touch.
     pub fn in_contact(&self, a: usize, b: usize) -> bool {
         self.edge_distance(a, b) <= CONTACT_TOLERANCE
@@ -417,6 +430,19 @@ mod tests {
         assert!((b.edge_distance(0, 2) - 2.0).abs() < 1e-9);
         assert!(!b.in_contact(0, 2));
         assert!(!b.in_contact(0, 1));
+    }
+
+    #[test]
+    fn edge_distance_at_measures_from_another_place() {
+        let b = field();
+        // roman_1 (10,10) to viking_1 (10,13) is 2 inches edge to edge; were roman_1 at
+        // (10, 8) it would be 4, and where it stands, as `edge_distance` says.
+        assert!((b.edge_distance_at(0, Point::new(10.0, 8.0), 2) - 4.0).abs() < 1e-9);
+        assert!((b.edge_distance_at(0, Point::new(10.0, 10.0), 2) - 2.0).abs() < 1e-9);
+        assert_eq!(
+            b.edge_distance_at(0, Point::new(0.0, 0.0), 99),
+            f64::INFINITY
+        );
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! - `point(x, y)` and the type `Point`, with the properties `x` and `y` (settable), the
 //!   operators `+`, `-`, `==` and `!=`, `to_string` and `to_debug`, and `scatter(p, bearing,
 //!   distance)`;
-//! - `distance(a, b)`, `edge_distance(a, b)`, `in_contact(a, b)`, `bearing(a, b)`,
-//!   `angle_off(u, target)`, `in_arc(u, target, half_angle)`,
+//! - `distance(a, b)`, `edge_distance(a, b)`, `edge_distance_at(u, at, other)`,
+//!   `in_contact(a, b)`, `bearing(a, b)`, `angle_off(u, target)`, `in_arc(u, target, half_angle)`,
 //!   `in_cone(apex, direction, range, half_angle, target)` and
 //!   `units_in_cone(apex, direction, range, half_angle)`;
 //! - `line_of_sight(a, b)`, `line_of_sight(a, b, units_block)` and
@@ -96,6 +96,15 @@ fn register_measurement(engine: &mut Engine, state: &Shared) {
                                              b: UnitRef|
           -> FLOAT {
         st.borrow().battlefield.edge_distance(a.0, b.0)
+    });
+    let st = state.clone();
+    volatile!(engine, "edge_distance_at", move |u: UnitRef,
+                                                at: Dynamic,
+                                                other: UnitRef|
+          -> Res<FLOAT> {
+        let s = st.borrow();
+        let at = place(&s, &at)?;
+        Ok(s.battlefield.edge_distance_at(u.0, at, other.0))
     });
     let st = state.clone();
     volatile!(engine, "in_contact", move |a: UnitRef,
