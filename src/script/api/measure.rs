@@ -7,7 +7,8 @@
 //! - `point(x, y)` and the type `Point`, with the properties `x` and `y` (settable), the
 //!   operators `+`, `-`, `==` and `!=`, `to_string` and `to_debug`, and `scatter(p, bearing,
 //!   distance)`;
-//! - `distance(a, b)`, `edge_distance(a, b)`, `in_contact(a, b)`, `bearing(a, b)`,
+//! - `distance(a, b)`, `edge_distance(a, b)`, `distance_to_path(u, from, to)`,
+//!   `in_contact(a, b)`, `bearing(a, b)`,
 //!   `angle_off(u, target)`, `in_arc(u, target, half_angle)`,
 //!   `in_cone(apex, direction, range, half_angle, target)` and
 //!   `units_in_cone(apex, direction, range, half_angle)`;
@@ -96,6 +97,17 @@ fn register_measurement(engine: &mut Engine, state: &Shared) {
                                              b: UnitRef|
           -> FLOAT {
         st.borrow().battlefield.edge_distance(a.0, b.0)
+    });
+    let st = state.clone();
+    volatile!(engine, "distance_to_path", move |u: UnitRef,
+                                                from: Dynamic,
+                                                to: Dynamic|
+          -> Res<FLOAT> {
+        let s = st.borrow();
+        let unit = s.unit(u.0).map_err(host_error)?;
+        Ok(unit
+            .footprint()
+            .distance_to_segment(place(&s, &from)?, place(&s, &to)?))
     });
     let st = state.clone();
     volatile!(engine, "in_contact", move |a: UnitRef,
