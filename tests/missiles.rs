@@ -900,15 +900,16 @@ fn routed_figure_cannot_attack() {
 }
 
 // Guards "group R must leave the battlefield by returning to their side of the map's edge":
-// at the start of Rome's turns r3 runs his full 6" for the south edge (swerving round the
-// flanker who stands in his way: there is a gap), then leaves the field.
+// at the start of Rome's turns r3 runs his full 6" for the south edge (swerving 60 degrees
+// round the flanker who stands in his way: a 30-degree swerve would pass him by less than
+// the inch a 2-inch gap leaves), then leaves the field.
 #[test]
 fn routed_figures_flee_to_their_edge_and_leave_the_field() {
     let game = rout_game();
     let out = game.play_ok(
         1,
         &format!(
-            "{ROUT_R3}:units romans\nend_turn\n:units romans\nend_turn\nend_turn\nprint(unit(\"r3\").in_play)\n"
+            "{ROUT_R3}:units romans\nend_turn\n:units romans\nend_turn\nend_turn\nend_turn\nend_turn\nprint(unit(\"r3\").in_play)\n"
         ),
     );
     let t = transcript(&out);
@@ -922,10 +923,10 @@ Rome (romans):
 > end_turn
 turn 1: romans to play
   r3 turns from 0° to 180°
-  r3 moves 6\" from (14, 10) to (11, 4.8)
+  r3 moves 6\" from (14, 10) to (8.8, 7)
 > :units romans
 Rome (romans):
-  r3             Heavy infantry     at (11, 4.8) facing 180° [routed]
+  r3             Heavy infantry     at (8.8, 7) facing 180° [routed]
 > end_turn
   viking loses the tag `attacked`
   viking loses the tag `may step`
@@ -934,6 +935,11 @@ Rome (romans):
 turn 2: vikings to play
 > end_turn
 turn 2: romans to play
+  r3 moves 6\" from (8.8, 7) to (8.8, 1)
+> end_turn
+turn 3: vikings to play
+> end_turn
+turn 3: romans to play
 r3 (Heavy infantry) flees the field
   r3 is removed: fled the field
 > print(unit(\"r3\").in_play)
@@ -988,6 +994,244 @@ fn rout_needs_an_attack_on_the_group_routed() {
     out.stdout_lacks("hunter's group calls for a rout");
     out.expect_code(1)
         .stderr_has(&["hunter's group must attack r3's group before calling for a rout"]);
+}
+
+// Guards "group R must leave the battlefield by returning to their side of the map's edge":
+// the player moved a routing man anywhere after his run (back towards the enemy too), or
+// turned him to meet an attack.
+#[test]
+fn routed_figure_cannot_be_moved_or_turned() {
+    let game = Game::new(
+        &[&roman(
+            "r",
+            "heavy_infantry",
+            20.0,
+            20.0,
+            ", tags: [routed]",
+        )],
+        &[&viking("v", "heavy_infantry", 20.0, 30.0, "")],
+    );
+    let out = game.play_refused(
+        1,
+        "end_turn\nmove r 20 18\nface r north\n",
+        &[
+            "r is routing: he runs for his own edge at the start of your turn, and cannot be moved",
+            "r is routing: he turns for his own edge at the start of your turn",
+        ],
+    );
+    out.stdout_has(&["  r moves 6\" from (20, 20) to (20, 14)\n"]);
+    out.stdout_lacks("to (20, 18)");
+    out.stdout_lacks("r turns from 180° to 0°");
+}
+
+// Guards "... and cannot attack": a routing chariot still rode two men down with its strike.
+#[test]
+fn routed_chariot_cannot_strike() {
+    let game = Game::new(
+        &[
+            "{ id: a, type: light_infantry, at: [19, 18.5], stats: { defend: 0 } }",
+            "{ id: b, type: light_infantry, at: [21.5, 18.5], stats: { defend: 0 } }",
+        ],
+        &["{ id: chariot, type: chariot, at: [20, 22], facing: 180, tags: [routed] }"],
+    );
+    let out = game.play_refused(
+        1,
+        "strike chariot a b\n",
+        &["chariot is routing and cannot attack"],
+    );
+    out.stdout_lacks("strikes at");
+}
+
+// Guards "group A (and anyone on the same side as group A) however, can attack them as much
+// as they want to": the viking, who took no part in the rout, cuts down the routing r3.
+#[test]
+fn routing_figures_are_fair_game() {
+    let game = rout_game();
+    let out = game.play_ok(1, &format!("{ROUT_R3}melee viking r3\n"));
+    out.stdout_has(&[
+        "4.5 against 3: r3's group is routed\n",
+        "viking wins 0 to 0 (ties go to the attacker): r3 is killed\n",
+    ]);
+}
+
+// Guards "routing units is quicker as it does not count as an attack. So even after group A
+// has routed group R, group A can still move if they have not yet used their full turn's
+// distance": the flanker moved 2", attacked and routed; he moves on, at most the 4" left of
+// his 6", once.
+#[test]
+fn rout_leaves_group_a_the_rest_of_its_move() {
+    let c = century();
+    let game = Game::new(
+        &[&c[0], &c[1], &c[2]],
+        &[
+            &raider("viking", 12.0, 12.0, 180),
+            &raider("flanker", 14.0, 6.0, 0),
+        ],
+    );
+    // Seed 1 routs r3 as in `rout_flanking_attack_adds_one_die`: moves roll no dice.
+    let out = game.play_refused(
+        1,
+        &format!("move flanker 14 8\n{ROUT_R3}move flanker 18.5 8\nmove flanker 18 8\nmove flanker 18 6\n"),
+        &[
+            "flanker has moved 2\" of his 6\" this turn: 4\" left; (18.5, 8) is 4.5\" away",
+            "flanker has attacked this turn and cannot move until your next turn",
+        ],
+    );
+    out.stdout_has(&[
+        "4.5 against 3: r3's group is routed\n",
+        "  flanker moves 4\" from (14, 8) to (18, 8)\n",
+    ]);
+    out.stdout_lacks("to (18, 6)");
+}
+
+// Guards the rest of a charger's move after a rout: his turn's distance is his ordinary 18",
+// less the 9.15" his charge rode, as the Charge's 2 feet "cannot be used to retreat/move in
+// any other direction" (the Charge's allowance gave him 24").
+#[test]
+fn charger_moves_on_after_a_rout_with_what_his_ordinary_move_has_left() {
+    let romans: Vec<String> = [20.0, 22.0, 24.0]
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            roman(
+                &format!("r{}", i + 1),
+                "heavy_infantry",
+                *x,
+                10.0,
+                ", groups: { formation: century }, stats: { defend: 0 }",
+            )
+        })
+        .collect();
+    let game = Game::new(
+        &[&romans[0], &romans[1], &romans[2]],
+        &["{ id: rider, type: heavy_cavalry, at: [20, 22], facing: 180, stats: { attack: 0 } }"],
+    );
+    // Seed 3: the charge's die kills r1 and r2; r3's 2 against the rider's 1 halved and the
+    // charge's extra 4: routed.
+    let out = game.play_refused(
+        3,
+        "charge rider r1\nmelee rider r2\nrout rider r3\nmove rider 20 21.85\nmove rider 20 20.85\n",
+        &["rider has moved 9.15\" of his 18\" this turn: 8.85\" left; (20, 21.85) is 9\" away"],
+    );
+    out.stdout_has(&[
+        "  rider moves 9.15\" from (20, 22) to (20, 12.85)\n",
+        "4.5 against 2: r3's group is routed\n",
+        "  rider moves 8\" from (20, 12.85) to (20, 20.85)\n",
+    ]);
+}
+
+// Guards "if group A fails to rout the unit then they can still attack the unit or move away
+// from the unit": after the call fails, the viking (who attacked) still attacks r3 and then
+// moves away; the brute, blocked by the guard, may not attack again but may move away.
+#[test]
+fn after_a_failed_rout_group_a_may_attack_or_move_away() {
+    let c = century();
+    let game = Game::new(
+        &[
+            &c[0],
+            &c[1],
+            &c[2],
+            "{ id: guard, type: heavy_infantry, at: [30, 10] }",
+        ],
+        &[
+            "{ id: viking, type: heavy_infantry, at: [12, 12], facing: 180, groups: { formation: band }, stats: { attack: 0 } }",
+            "{ id: brute, type: heavy_infantry, at: [30, 12], facing: 180, groups: { formation: band }, stats: { attack: 0 } }",
+        ],
+    );
+    // Seed 1: the guard's 3 blocks the brute; then r3's 4 against the band's 2 and 2, halved
+    // to 2: r3's group stands.
+    let out = game.play_refused(
+        1,
+        "melee viking r1\nmelee viking r2\nmelee brute guard\nrout viking r3\n\
+         melee brute r3\nmove brute 30 18\nmelee viking r3\nmove viking 12 18\n",
+        &["brute was blocked and cannot attack again until your next turn"],
+    );
+    out.stdout_has(&[
+        "guard wins 3 to 0: brute is blocked until your next turn\n",
+        "2 against 4: r3's group stands\n",
+        "  brute moves 6\" from (30, 12) to (30, 18)\n",
+        "viking wins 0 to 0 (ties go to the attacker): r3 is killed\n",
+        "  viking moves 6\" from (12, 12) to (12, 18)\n",
+    ]);
+}
+
+/// A routing legionary at (20, 20) with the Vikings in a line 3 inches to his south, facing
+/// him: a gap of `gap` inches (edge to edge) straight in his way, and gaps of 1.4 inches
+/// beyond.
+fn gap_game(gap: f64) -> Game {
+    let inner = gap / 2.0 + 0.6;
+    let vikings: Vec<String> = [
+        ("left", 20.0 - inner),
+        ("right", 20.0 + inner),
+        ("far_left", 20.0 - inner - 2.6),
+        ("far_right", 20.0 + inner + 2.6),
+    ]
+    .iter()
+    .map(|(id, x)| format!("{{ id: {id}, type: heavy_infantry, at: [{x}, 17], facing: 0 }}"))
+    .collect();
+    let vikings: Vec<&str> = vikings.iter().map(String::as_str).collect();
+    Game::new(
+        &[&roman(
+            "r",
+            "heavy_infantry",
+            20.0,
+            20.0,
+            ", tags: [routed]",
+        )],
+        &vikings,
+    )
+}
+
+// Guards "a gap in a unit is 2 or more inches wide (for one person to pass through)": the
+// width was never measured, so he ran through a 1.5-inch gap; his line passes 0.75 inches
+// from each man, and every swerve is as narrow: he is cut off and fights.
+#[test]
+fn routing_figure_cannot_slip_through_a_gap_under_two_inches() {
+    let out = gap_game(1.5).play_ok(2, "end_turn\n");
+    out.stdout_has(&["r (Heavy infantry) is cut off and fights his way out at left\n"]);
+    out.stdout_lacks("r moves");
+}
+
+// Guards the other side of the 2-inch gap: through 2.5 inches (1.25 either side) he runs on.
+#[test]
+fn routing_figure_runs_through_a_gap_of_two_inches_or_more() {
+    let out = gap_game(2.5).play_ok(2, "end_turn\n");
+    out.stdout_has(&["  r moves 6\" from (20, 20) to (20, 14)\n"]);
+    out.stdout_lacks("cut off");
+}
+
+// Guards "if group R's own team blocks their way they will pass through them and not attack
+// them": a friend squarely in his way neither stops him nor is attacked.
+#[test]
+fn routing_figure_passes_through_his_own_men() {
+    let game = Game::new(
+        &[
+            &roman("r", "heavy_infantry", 20.0, 20.0, ", tags: [routed]"),
+            &roman("friend", "heavy_infantry", 20.0, 17.0, ""),
+        ],
+        &[&viking("v", "heavy_infantry", 20.0, 30.0, "")],
+    );
+    let out = game.play_ok(1, "end_turn\n");
+    out.stdout_has(&["  r moves 6\" from (20, 20) to (20, 14)\n"]);
+    out.stdout_lacks("attacks");
+    out.stdout_lacks("cut off");
+}
+
+// Guards that only enemies block a routing man, all of them: a friend on his line (listed
+// before the enemy) hid the Viking behind him, and he ran straight through the Viking.
+#[test]
+fn routing_figure_behind_a_friend_still_goes_round_the_enemy() {
+    let game = Game::new(
+        &[
+            &roman("r", "heavy_infantry", 20.0, 20.0, ", tags: [routed]"),
+            &roman("friend", "heavy_infantry", 20.0, 18.0, ""),
+        ],
+        &["{ id: v, type: heavy_infantry, at: [20, 15.5], facing: 0 }"],
+    );
+    let out = game.play_ok(1, "end_turn\n");
+    out.stdout_lacks("to (20, 14)");
+    out.stdout_lacks("cut off");
+    out.stdout_has(&["  r moves 6\" from (20, 20) to "]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,8 +7,9 @@
 //!
 //! Left out, because the default scenario never needs them: mounts and dismounting, thrown
 //! weapons, artillery, siege, the other abilities, narration and the event log (a native
-//! engine would not build text it does not show), and a routing figure fighting its way
-//! out when cut off (he stays put instead).
+//! engine would not build text it does not show), a routing figure fighting its way
+//! out when cut off (he stays put instead), and group A moving on after a call for a rout
+//! (the policy never does).
 
 use sandtable::game::scenario::Scenario;
 use sandtable::host::battlefield::{Battlefield, Sight};
@@ -18,6 +19,8 @@ use sandtable::host::unit::Stat;
 
 const REACH: f64 = 2.0;
 const SLACK: f64 = 0.001;
+/// `data.rout_gap`: the narrowest gap a routing man runs through.
+const ROUT_GAP: f64 = 2.0;
 
 /// What the rules need of a figure, read from its stats once.
 #[derive(Clone)]
@@ -558,12 +561,20 @@ impl Battle {
         }
         self.field.get_mut(f).unwrap().facing = bearing;
         for swerve in [0.0, 30.0, -30.0, 60.0, -60.0] {
-            let to = scatter(p, bearing + swerve, moves);
+            let way = bearing + swerve;
+            let to = scatter(p, way, moves);
             let side = self.figs[f].side;
-            let enemy_in_path = matches!(
-                self.field.sight(p, to, true, &[f]),
-                Sight::Unit(u) if self.figs[u].side != side
-            );
+            // A gap is 2 inches: his line must pass 1 inch from every enemy ahead of him.
+            let enemy_in_path = self
+                .field
+                .enemies_within(f, moves + ROUT_GAP)
+                .into_iter()
+                .any(|e| {
+                    let u = &self.field.units()[e];
+                    let off = ((p.bearing_to(u.pos) - way) % 360.0 + 540.0) % 360.0 - 180.0;
+                    off.abs() <= 90.0
+                        && u.footprint().distance_to_segment(p, to) < ROUT_GAP / 2.0 - SLACK
+                });
             let enemy_there = self
                 .field
                 .overlapping_at(f, to)

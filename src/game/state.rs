@@ -578,7 +578,11 @@ impl GameState {
         let from = unit.stats.insert(name.to_string(), value.clone());
         // Remembered, so counted against the action's limits even when nothing is logged.
         self.remember(Undo::Stat(idx, name.to_string(), from.clone()));
-        self.change(idx, name, from.unwrap_or(Stat::Text("none".into())), value);
+        // Like a tag, a stat starting with `_` is the rules' private note (how far a figure
+        // has moved this turn, ...): kept and undone like any change, but not narrated.
+        if !name.starts_with('_') {
+            self.change(idx, name, from.unwrap_or(Stat::Text("none".into())), value);
+        }
         Ok(())
     }
 
@@ -954,6 +958,19 @@ mod tests {
         assert_eq!(fingerprint(&s), after);
         assert_eq!(s.rng.next_u64(), rng_after.next_u64());
         // The replayed changes are journaled again: they can be undone a second time.
+        s.rollback(mark);
+        assert_eq!(fingerprint(&s), before);
+    }
+
+    #[test]
+    fn private_notes_are_undone_but_not_narrated() {
+        let mut s = state();
+        let before = fingerprint(&s);
+        let events = s.log.len();
+        let mark = s.mark();
+        s.set_stat(0, "_spent", Stat::Float(2.5)).unwrap();
+        s.set_tag(0, "_fought red", true).unwrap();
+        assert_eq!(s.log.len(), events, "a private note was narrated");
         s.rollback(mark);
         assert_eq!(fingerprint(&s), before);
     }

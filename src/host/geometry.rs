@@ -419,6 +419,26 @@ impl Footprint {
         self.edge_distance(other) <= tolerance
     }
 
+    /// Distance from the base's edge to the segment `a`-`b`, 0 when the segment touches or
+    /// crosses the base; NaN for non-finite input. How wide a berth a path gives the base.
+    pub fn distance_to_segment(&self, a: Point, b: Point) -> f64 {
+        if !self.is_finite() || !a.is_finite() || !b.is_finite() {
+            return f64::NAN;
+        }
+        match self.base {
+            Base::Round { diameter } => gap(point_segment_distance(self.pos, a, b), diameter / 2.0),
+            Base::Rect { width, depth } => {
+                let corners = self.rect_corners(width, depth);
+                if segment_intersects_polygon(a, b, &corners) {
+                    return 0.0;
+                }
+                edges(&corners)
+                    .map(|(p, q)| segment_segment_distance(a, b, p, q))
+                    .fold(f64::INFINITY, f64::min)
+            }
+        }
+    }
+
     /// Whether the segment `a`-`b` touches the base: a unit in the way of a line of sight.
     pub fn intersects_segment(&self, a: Point, b: Point) -> bool {
         if !self.is_finite() {
@@ -980,6 +1000,33 @@ mod tests {
             !base.intersects_segment(p(-5.0, 0.0), p(-2.0, 0.0)),
             "stops short"
         );
+    }
+
+    #[test]
+    fn distance_to_segment_from_a_round_base() {
+        let base = round(0.0, 0.0, 1.2);
+        // a line passing 1.6 inches from the centre clears the edge by 1
+        assert_close(base.distance_to_segment(p(-5.0, 1.6), p(5.0, 1.6)), 1.0);
+        // a segment that stops short is measured from its end
+        assert_close(base.distance_to_segment(p(-5.0, 0.0), p(-3.6, 0.0)), 3.0);
+        assert_eq!(base.distance_to_segment(p(-5.0, 0.3), p(5.0, 0.3)), 0.0);
+        assert!(
+            base.distance_to_segment(p(f64::NAN, 0.0), p(1.0, 0.0))
+                .is_nan()
+        );
+    }
+
+    #[test]
+    fn distance_to_segment_from_a_rect_base() {
+        // 2 wide, 4 deep, facing east: it lies along x, from -2 to 2, y from -1 to 1
+        let base = rect(0.0, 0.0, 90.0, 2.0, 4.0);
+        assert_close(base.distance_to_segment(p(-5.0, 2.5), p(5.0, 2.5)), 1.5);
+        assert_close(base.distance_to_segment(p(3.0, -5.0), p(3.0, 5.0)), 1.0);
+        // through the middle, and wholly inside
+        assert_eq!(base.distance_to_segment(p(0.0, -5.0), p(0.0, 5.0)), 0.0);
+        assert_eq!(base.distance_to_segment(p(-0.5, 0.0), p(0.5, 0.0)), 0.0);
+        // past a corner: a 3-4-5 triangle from (2, 1)
+        assert_close(base.distance_to_segment(p(5.0, 5.0), p(5.0, 9.0)), 5.0);
     }
 
     #[test]

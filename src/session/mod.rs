@@ -837,7 +837,12 @@ impl Session {
             }
         );
         out.push_str(&format!("  hits {}, stands {}\n", u.hits, u.stands));
-        let stats: Vec<String> = u.stats.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let stats: Vec<String> = u
+            .stats
+            .iter()
+            .filter(|(k, _)| !k.starts_with('_'))
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
         out.push_str(&format!("  stats: {}\n", stats.join(", ")));
         let tags: Vec<&str> = u
             .tags

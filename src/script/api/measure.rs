@@ -8,7 +8,8 @@
 //!   operators `+`, `-`, `==` and `!=`, `to_string` and `to_debug`, and `scatter(p, bearing,
 //!   distance)`;
 //! - `distance(a, b)`, `edge_distance(a, b)`, `edge_distance_at(u, at, other)`,
-//!   `in_contact(a, b)`, `bearing(a, b)`, `angle_off(u, target)`, `in_arc(u, target, half_angle)`,
+//!   `distance_to_path(u, from, to)`, `in_contact(a, b)`, `bearing(a, b)`,
+//!   `angle_off(u, target)`, `in_arc(u, target, half_angle)`,
 //!   `in_cone(apex, direction, range, half_angle, target)` and
 //!   `units_in_cone(apex, direction, range, half_angle)`;
 //! - `line_of_sight(a, b)`, `line_of_sight(a, b, units_block)` and
@@ -105,6 +106,17 @@ fn register_measurement(engine: &mut Engine, state: &Shared) {
         let s = st.borrow();
         let at = place(&s, &at)?;
         Ok(s.battlefield.edge_distance_at(u.0, at, other.0))
+    });
+    let st = state.clone();
+    volatile!(engine, "distance_to_path", move |u: UnitRef,
+                                                from: Dynamic,
+                                                to: Dynamic|
+          -> Res<FLOAT> {
+        let s = st.borrow();
+        let unit = s.unit(u.0).map_err(host_error)?;
+        Ok(unit
+            .footprint()
+            .distance_to_segment(place(&s, &from)?, place(&s, &to)?))
     });
     let st = state.clone();
     volatile!(engine, "in_contact", move |a: UnitRef,

@@ -159,10 +159,12 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
             .collect();
         m
     });
+    // Private notes (stats starting with `_`) stay out of the map; `stat` reads them.
     getter!("stats", |u| {
         let m: Map = u
             .stats
             .iter()
+            .filter(|(k, _)| !k.starts_with('_'))
             .map(|(k, v)| (k.into(), stat_to_dynamic(v)))
             .collect();
         m
