@@ -1,6 +1,6 @@
 //! A ruleset's clause list (`scripts/rulesets/NAME/CLAUSES.md`) must be true to itself and to
-//! the tests: every clause numbered in order with its four fields, every test it names a
-//! real `#[test]` in that file, and the totals and the two lists at its end the sums of its
+//! the tests: every clause numbered in order with its four fields and at least one test,
+//! every test it names a real `#[test]` in that file, and the totals and the two lists at its end the sums of its
 //! entries. A clause list that drifts from the tests guards nothing.
 
 mod common;
@@ -182,6 +182,10 @@ fn check(root: &Path, path: &Path) -> Vec<String> {
         if clause.kind() == "differs" && !clause.status.contains(':') {
             wrong.push(format!("{name}: {} differs without saying how", clause.id));
         }
+        // "A test per clause, named after it."
+        if !clause.guarded() {
+            wrong.push(format!("{name}: {} has no test yet", clause.id));
+        }
         let references = test_references(&clause.test);
         if clause.guarded() && references.is_empty() {
             wrong.push(format!(
@@ -284,9 +288,11 @@ fn clause_list_checker_finds_each_kind_of_mistake() {
         "X-03 names tests/t.rs::gone, no such test",
         "the totals say",
         "the clauses that differ are {\"X-04\"}",
+        "X-04 has no test yet",
     ] {
         assert!(wrong.contains(mistake), "missed `{mistake}` in:\n{wrong}");
     }
     assert!(!wrong.contains("X-01 names"), "{wrong}");
+    assert!(!wrong.contains("X-01 has no test"), "{wrong}");
     assert!(!wrong.contains("without a test are"), "{wrong}");
 }

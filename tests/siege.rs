@@ -87,7 +87,8 @@ fn plain_arrows_and_ladders_take_no_harm_from_archery() {
 }
 
 // Guards "Ladders cannot be burned by archers": a flaming arrow that hits a ladder (which has
-// no dice, so every arrow hits) does it no harm; no outcome of the dice counts a hit on it.
+// no dice, so every arrow hits) does it no harm; every outcome of the dice is the same: the
+// shot spent, and the archer stopped as by a miss (P-75), with no hit on the ladder.
 #[test]
 fn flaming_arrows_do_not_burn_a_ladder() {
     let out = play(
@@ -98,7 +99,10 @@ fn flaming_arrows_do_not_burn_a_ladder() {
         "  ladder defends with 0 dice: no dice, so 0\narcher hits 5 to 0, but ladder takes no harm from it\n",
     ]);
     assert_eq!(
-        chance_at_prompt(&after(&out, ":odds shoot archer ladder"), "archer shot 1"),
+        chance_at_prompt(
+            &after(&out, ":odds shoot archer ladder"),
+            "archer attacked, archer blocked, archer shot 1"
+        ),
         "1/1"
     );
     out.stdout_lacks("ladder hits");
