@@ -314,7 +314,7 @@ pub enum Error {
         message: String,
     },
     /// A file could not be read or written.
-    #[error("cannot {action} `{}`: {reason}", path.display())]
+    #[error("cannot {action} `{}`: {}", path.display(), io_reason(reason))]
     #[diagnostic(code(sandtable::io))]
     Io {
         /// `read` or `write`.
@@ -520,13 +520,38 @@ impl From<LineDiagnostic> for Error {
     }
 }
 
-/// Reads a file, naming it in the error.
+/// Why a file could not be read or written, in words: the system's own sentence, lowercase,
+/// without its `(os error N)`.
+pub fn io_reason(reason: &std::io::Error) -> String {
+    let text = reason.to_string();
+    let text = match text.find(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => text,
+    }
+}
+
+/// Reads a file, naming it in the error. Only a regular file (or a symlink to one) is read:
+/// a FIFO or a device would block or never end, and a folder is no file.
 pub fn read_file(path: &std::path::Path) -> Result<String, Error> {
-    std::fs::read_to_string(path).map_err(|reason| Error::Io {
+    let io = |reason| Error::Io {
         action: "read",
         path: path.to_path_buf(),
         reason,
-    })
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() { "a folder" } else { "a device, a FIFO or a socket" };
+        return Err(Error::other(
+            format!("cannot read `{}`: it is {what}, not a file", path.display()),
+            None,
+        ));
+    }
+    std::fs::read_to_string(path).map_err(io)
 }
 
 #[cfg(test)]

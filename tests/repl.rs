@@ -124,7 +124,7 @@ fn unwritable_save_is_refused_and_the_game_goes_on() {
         "{err}"
     );
     // The reason is said once, in the message, not again as a cause.
-    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+    assert_eq!(err.matches("no such file or directory").count(), 1, "{err}");
     out.stdout_has(&["viking_1 (Viking warrior) attacks legionary_1"]);
 }
 

@@ -74,3 +74,153 @@ fn yaml_error_far_along_a_line_is_reported_without_a_panic() {
         json.stderr
     );
 }
+
+/// What a file outside every allowed folder holds: it must never be printed.
+const SECRET: &str = "SECRET_MARKER_7351 = not a script at all\n";
+
+/// A folder outside the workspace holding `secret.rhai` and `secret.yaml` (both [`SECRET`]).
+fn outside() -> Workspace {
+    let out = Workspace::new();
+    out.write("secret.rhai", SECRET);
+    out.write("secret.yaml", SECRET);
+    out
+}
+
+#[cfg(unix)]
+fn symlink(target: &Path, link: &Path) {
+    std::os::unix::fs::symlink(target, link).expect("a symlink");
+}
+
+#[track_caller]
+fn never_shows_the_secret(out: &common::Output) {
+    assert!(
+        !out.stdout.contains("SECRET_MARKER") && !out.stderr.contains("SECRET_MARKER"),
+        "a file outside was read:\n{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+}
+
+// Guards house rules against a symlink out of the scenario's folder: imports refused one,
+// house rules loaded and ran it, and showed its first lines in the syntax error (a link to
+// `/etc/passwd`), in `check` and in `play`.
+#[cfg(unix)]
+#[test]
+fn house_rule_linked_from_outside_the_scenario_folder_is_refused_unread() {
+    let secret = outside();
+    let ws = Workspace::new();
+    ws.write(
+        "games/house.yaml",
+        &format!("{}\nhouse_rules: [evil.rhai]\n", default_scenario()),
+    );
+    symlink(&secret.path().join("secret.rhai"), &ws.path().join("games/evil.rhai"));
+    let expect = [
+        "house rule `evil.rhai` is a link that leads outside the scenario's folder; it was not read",
+    ];
+    let out = ws.sandtable(&["check", "games/house.yaml"], None);
+    out.expect_code(1).stderr_has(&expect);
+    never_shows_the_secret(&out);
+    let out = ws.sandtable(&["play", "games/house.yaml", "--seed", SEED], Some("roll 1d6\n"));
+    out.expect_code(1).stderr_has(&expect);
+    never_shows_the_secret(&out);
+    // A link that stays inside the folder is a house rule like any other.
+    let ws = Workspace::new();
+    ws.write(
+        "games/house.yaml",
+        &format!("{}\nhouse_rules: [near.rhai]\n", default_scenario()),
+    );
+    ws.write("games/real.rhai", "fn house_two() { 2 }\n");
+    symlink(Path::new("real.rhai"), &ws.path().join("games/near.rhai"));
+    ws.sandtable(
+        &["play", "games/house.yaml", "--seed", SEED],
+        Some("print(house_two())\n"),
+    )
+    .expect_code(0)
+    .stdout_has(&["\n2\n"]);
+}
+
+// Guards `check` of a folder: a script in it that is a link out was compiled, and its text
+// shown in the syntax error.
+#[cfg(unix)]
+#[test]
+fn check_of_a_folder_names_a_link_out_and_does_not_read_it() {
+    let secret = outside();
+    let ws = Workspace::new();
+    ws.write("mine/good.rhai", "fn a() { 1 }\n");
+    symlink(&secret.path().join("secret.rhai"), &ws.path().join("mine/evil.rhai"));
+    symlink(&secret.path().join("secret.yaml"), &ws.path().join("mine/evil.yaml"));
+    let out = ws.sandtable(&["check", "mine"], None);
+    out.expect_code(1).stderr_has(&[
+        "`mine/evil.rhai` is a link that leads outside the folder checked; it was not read",
+        "`mine/evil.yaml` is a link that leads outside the folder checked; it was not read",
+    ]);
+    out.stdout_has(&["ok   mine/good.rhai", "3 files checked, 2 problems"]);
+    never_shows_the_secret(&out);
+}
+
+// Guards the directory walks against symlink loops: `check` went round `up -> ..` until the
+// path was too long, and two such links made it exponential (a hang); `play` and its journal
+// walk the ruleset's folder the same way. The walk follows no link to a folder.
+#[cfg(unix)]
+#[test]
+fn symlink_loops_in_scripts_folders_do_not_hang_check_or_play() {
+    let ws = Workspace::new();
+    // A project of our own, a copy of this one's, with loops in its ruleset's folder.
+    copy_dir(&common::project().join("scripts"), &ws.path().join("proj/scripts"));
+    copy_dir(&common::project().join("scenarios"), &ws.path().join("proj/scenarios"));
+    let package = ws.path().join("proj/scripts/rulesets/playmobil");
+    symlink(Path::new(".."), &package.join("up"));
+    symlink(Path::new("."), &package.join("self"));
+    symlink(&package, &package.join("abilities/back"));
+    let proj = ws.path().join("proj");
+    let proj = proj.to_str().expect("utf-8");
+    let out = common::run_binary(
+        ws.path(),
+        &["--project", proj, "check", "proj/scripts/rulesets/playmobil"],
+        None,
+    );
+    out.no_panic();
+    assert!(out.elapsed < std::time::Duration::from_secs(10), "{:?}", out.elapsed);
+    assert!(!out.stdout.contains("/up/") && !out.stdout.contains("/self/"), "{}", out.stdout);
+    let out = common::run_binary(
+        ws.path(),
+        &["--project", proj, "play", "--seed", SEED],
+        Some("roll 1d6\n:reload\nroll 1d6\n"),
+    );
+    out.expect_code(0).stdout_has(&["> roll 1d6\n  1d6: ["]);
+    assert!(out.elapsed < std::time::Duration::from_secs(15), "{:?}", out.elapsed);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a folder");
+    for e in std::fs::read_dir(from).expect("a folder").flatten() {
+        let kind = e.file_type().expect("a kind");
+        if kind.is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else if kind.is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name())).expect("a copy");
+        }
+    }
+}
+
+// Guards reading a FIFO named as a scenario or found in a folder checked: `check` blocked
+// on it for ever.
+#[cfg(unix)]
+#[test]
+fn a_fifo_among_the_files_is_refused_not_read() {
+    let ws = Workspace::new();
+    std::fs::create_dir(ws.path().join("mine")).expect("a folder");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(ws.path().join("mine/pipe.yaml"))
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    let out = ws.sandtable(&["check", "mine"], None);
+    out.expect_code(1)
+        .stderr_has(&["cannot read `mine/pipe.yaml`: it is a device, a FIFO or a socket, not a file"]);
+    ws.sandtable(&["play", "mine/pipe.yaml"], None)
+        .expect_code(1)
+        .stderr_has(&["cannot read `mine/pipe.yaml`: it is a device, a FIFO or a socket, not a file"]);
+}
