@@ -203,6 +203,174 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A save of the default game made in `ws`, as `game.json`; returns its JSON.
+fn saved_game(ws: &Workspace) -> serde_json::Value {
+    ws.sandtable(
+        &["play", "--seed", SEED],
+        Some("melee viking_1 legionary_1\n:save game.json\n"),
+    )
+    .expect_code(0)
+    .stdout_has(&["saved to game.json\n"]);
+    let text = std::fs::read_to_string(ws.path().join("game.json")).expect("the save");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+// Guards `play --open` of a stranger's save: its `scenario` (and house rules) were read
+// from anywhere, and a save naming `/etc/passwd` printed its lines.
+#[cfg(unix)]
+#[test]
+fn save_naming_files_outside_its_folder_and_the_project_is_refused_unread() {
+    let secret = outside();
+    let ws = Workspace::new();
+    let save = saved_game(&ws);
+    // Saved relative to the project, so it opens from anywhere in it.
+    assert_eq!(save["scenario"], "scenarios/romans_vs_vikings.yaml");
+    let abs = secret.path().join("secret.yaml");
+    symlink(&abs, &ws.path().join("linked.yaml"));
+    symlink(&secret.path().join("secret.rhai"), &ws.path().join("linked.rhai"));
+    let secret_rule = secret.path().join("secret.rhai");
+    let cases: [(&str, &str, &str); 5] = [
+        ("scenario", abs.to_str().expect("utf-8"), "a path that leads outside the save's folder and the project; it was not read"),
+        ("scenario", "../../../../../../etc/passwd", "a path that leads outside the save's folder and the project; it was not read"),
+        ("scenario", "linked.yaml", "the scenario `linked.yaml`, a link that leads outside its folder; it was not read"),
+        ("house_rules", "linked.rhai", "the house rule `linked.rhai`, a link that leads outside its folder; it was not read"),
+        ("house_rules", secret_rule.to_str().expect("utf-8"), "a path that leads outside the save's folder and the project; it was not read"),
+    ];
+    for (field, value, message) in cases {
+        let mut bad = save.clone();
+        bad[field] = if field == "house_rules" {
+            serde_json::json!([value])
+        } else {
+            serde_json::json!(value)
+        };
+        ws.write("bad.json", &bad.to_string());
+        let out = ws.sandtable(&["play", "--open", "bad.json"], Some("roll 1d6\n"));
+        out.expect_code(1).stderr_has(&[message]);
+        never_shows_the_secret(&out);
+    }
+    ws.sandtable(&["play", "--open", "game.json"], Some("roll 1d6\n"))
+        .expect_code(0)
+        .stdout_has(&["opened game.json: turn 1"]);
+}
+
+// Guards that a save beside its scenario names it relatively, and opens from elsewhere.
+#[test]
+fn save_beside_its_scenario_opens_from_another_folder() {
+    let ws = Workspace::new();
+    ws.write(
+        "games/house.yaml",
+        &format!("{}\nhouse_rules: [house/two.rhai]\n", default_scenario()),
+    );
+    ws.write("games/house/two.rhai", "fn house_two() { 2 }\n");
+    ws.sandtable(
+        &["play", "games/house.yaml", "--seed", SEED],
+        Some(":save games/game.json\n"),
+    )
+    .expect_code(0);
+    let text = std::fs::read_to_string(ws.path().join("games/game.json")).expect("the save");
+    let save: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(save["scenario"], "house.yaml");
+    assert_eq!(save["house_rules"], serde_json::json!(["house/two.rhai"]));
+    common::sandtable_in(
+        &ws.path().join("games/house"),
+        &["play", "--open", "../game.json"],
+        Some("print(house_two())\n"),
+    )
+    .expect_code(0)
+    .stdout_has(&["\n2\n"]);
+}
+
+/// The names in a folder, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut all: Vec<String> = std::fs::read_dir(dir)
+        .expect("a folder")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    all.sort();
+    all
+}
+
+// Guards `:save` against targets that are not files: it renamed its temporary file over
+// `/dev/null`, `/dev/full` or a FIFO (replacing the special file), and over a symlink.
+#[cfg(unix)]
+#[test]
+fn save_refuses_a_target_that_is_not_a_regular_file() {
+    use std::os::unix::fs::FileTypeExt;
+    let ws = Workspace::new();
+    std::fs::create_dir(ws.path().join("folder")).expect("a folder");
+    let fifo = ws.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    let target = ws.write("target.json", "mine\n");
+    symlink(&target, &ws.path().join("link.json"));
+    let before = names(ws.path());
+    let out = ws.sandtable(
+        &["play", "--seed", SEED],
+        Some(":save /dev/null\n:save /dev/full\n:save fifo\n:save folder\n:save .\n:save link.json\n:save missing/game.json\n"),
+    );
+    out.expect_code(1).stderr_has(&[
+        "cannot save to `/dev/null`: it is a device, not a file",
+        "cannot save to `/dev/full`: it is a device, not a file",
+        "cannot save to `fifo`: it is a FIFO (a named pipe), not a file",
+        "cannot save to `folder`: it is a folder, not a file",
+        "cannot save to `.`: it is a folder, not a file",
+        "cannot save to `link.json`: it is a symbolic link (name the file itself), not a file",
+        "cannot save to `missing/game.json`: there is no folder `missing`",
+    ]);
+    for dev in ["/dev/null", "/dev/full"] {
+        let kind = std::fs::symlink_metadata(dev).expect("the device").file_type();
+        assert!(kind.is_char_device(), "{dev} was replaced");
+    }
+    assert!(std::fs::symlink_metadata(&fifo).expect("the fifo").file_type().is_fifo());
+    assert!(std::fs::symlink_metadata(ws.path().join("link.json")).expect("the link").file_type().is_symlink());
+    assert_eq!(std::fs::read_to_string(&target).expect("the target"), "mine\n");
+    // Nothing left behind (the data folder, `.data`, was made by the run).
+    let after: Vec<String> = names(ws.path()).into_iter().filter(|n| n != ".data").collect();
+    assert_eq!(after, before);
+}
+
+// Guards the temporary file: `NAME.partial` followed a symlink planted at that name and
+// overwrote its target, and a failed save left it behind.
+#[cfg(unix)]
+#[test]
+fn save_writes_through_a_fresh_temporary_file_and_leaves_nothing_behind() {
+    let ws = Workspace::new();
+    let victim = ws.write("victim.txt", "untouched\n");
+    symlink(&victim, &ws.path().join("game.json.partial"));
+    let out = ws.sandtable(
+        &["play", "--seed", SEED],
+        Some(":save game.json\n:save game.json\n"),
+    );
+    out.expect_code(0);
+    assert_eq!(std::fs::read_to_string(&victim).expect("the victim"), "untouched\n");
+    let after: Vec<String> = names(ws.path()).into_iter().filter(|n| n != ".data").collect();
+    assert_eq!(after, ["game.json", "game.json.partial", "victim.txt"]);
+    assert!(std::fs::read_to_string(ws.path().join("game.json")).expect("the save").contains("\"format\""));
+}
+
+// Guards `:save s 2.json`, which saved to `s` and ignored the rest.
+#[test]
+fn save_with_more_than_one_word_is_an_error() {
+    let ws = Workspace::new();
+    let out = ws.sandtable(
+        &["play", "--seed", SEED],
+        Some(":save s 2.json\n:save \"s 2.json\"\n"),
+    );
+    out.expect_code(1).stderr_has(&[
+        "`:save` takes one file name",
+        "write a name with spaces in double quotes: `:save \"s 2.json\"`",
+    ]);
+    out.stdout_has(&["saved to s 2.json\n"]);
+    assert!(!ws.path().join("s").exists());
+    assert!(ws.path().join("s 2.json").is_file());
+}
+
 // Guards reading a FIFO named as a scenario or found in a folder checked: `check` blocked
 // on it for ever.
 #[cfg(unix)]
