@@ -545,7 +545,11 @@ pub fn read_file(path: &std::path::Path) -> Result<String, Error> {
     };
     let meta = std::fs::metadata(path).map_err(io)?;
     if !meta.is_file() {
-        let what = if meta.is_dir() { "a folder" } else { "a device, a FIFO or a socket" };
+        let what = if meta.is_dir() {
+            "a folder"
+        } else {
+            "a device, a FIFO or a socket"
+        };
         return Err(Error::other(
             format!("cannot read `{}`: it is {what}, not a file", path.display()),
             None,

@@ -120,7 +120,9 @@ fn unwritable_save_is_refused_and_the_game_goes_on() {
     );
     let err = out.err();
     assert!(
-        err.contains("cannot save to `no_such_folder/game.json`: there is no folder `no_such_folder`"),
+        err.contains(
+            "cannot save to `no_such_folder/game.json`: there is no folder `no_such_folder`"
+        ),
         "{err}"
     );
     // The reason is said once, in the message, not again as a cause.

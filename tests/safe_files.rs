@@ -113,14 +113,20 @@ fn house_rule_linked_from_outside_the_scenario_folder_is_refused_unread() {
         "games/house.yaml",
         &format!("{}\nhouse_rules: [evil.rhai]\n", default_scenario()),
     );
-    symlink(&secret.path().join("secret.rhai"), &ws.path().join("games/evil.rhai"));
+    symlink(
+        &secret.path().join("secret.rhai"),
+        &ws.path().join("games/evil.rhai"),
+    );
     let expect = [
         "house rule `evil.rhai` is a link that leads outside the scenario's folder; it was not read",
     ];
     let out = ws.sandtable(&["check", "games/house.yaml"], None);
     out.expect_code(1).stderr_has(&expect);
     never_shows_the_secret(&out);
-    let out = ws.sandtable(&["play", "games/house.yaml", "--seed", SEED], Some("roll 1d6\n"));
+    let out = ws.sandtable(
+        &["play", "games/house.yaml", "--seed", SEED],
+        Some("roll 1d6\n"),
+    );
     out.expect_code(1).stderr_has(&expect);
     never_shows_the_secret(&out);
     // A link that stays inside the folder is a house rule like any other.
@@ -147,8 +153,14 @@ fn check_of_a_folder_names_a_link_out_and_does_not_read_it() {
     let secret = outside();
     let ws = Workspace::new();
     ws.write("mine/good.rhai", "fn a() { 1 }\n");
-    symlink(&secret.path().join("secret.rhai"), &ws.path().join("mine/evil.rhai"));
-    symlink(&secret.path().join("secret.yaml"), &ws.path().join("mine/evil.yaml"));
+    symlink(
+        &secret.path().join("secret.rhai"),
+        &ws.path().join("mine/evil.rhai"),
+    );
+    symlink(
+        &secret.path().join("secret.yaml"),
+        &ws.path().join("mine/evil.yaml"),
+    );
     let out = ws.sandtable(&["check", "mine"], None);
     out.expect_code(1).stderr_has(&[
         "`mine/evil.rhai` is a link that leads outside the folder checked; it was not read",
@@ -166,8 +178,14 @@ fn check_of_a_folder_names_a_link_out_and_does_not_read_it() {
 fn symlink_loops_in_scripts_folders_do_not_hang_check_or_play() {
     let ws = Workspace::new();
     // A project of our own, a copy of this one's, with loops in its ruleset's folder.
-    copy_dir(&common::project().join("scripts"), &ws.path().join("proj/scripts"));
-    copy_dir(&common::project().join("scenarios"), &ws.path().join("proj/scenarios"));
+    copy_dir(
+        &common::project().join("scripts"),
+        &ws.path().join("proj/scripts"),
+    );
+    copy_dir(
+        &common::project().join("scenarios"),
+        &ws.path().join("proj/scenarios"),
+    );
     let package = ws.path().join("proj/scripts/rulesets/playmobil");
     symlink(Path::new(".."), &package.join("up"));
     symlink(Path::new("."), &package.join("self"));
@@ -176,19 +194,36 @@ fn symlink_loops_in_scripts_folders_do_not_hang_check_or_play() {
     let proj = proj.to_str().expect("utf-8");
     let out = common::run_binary(
         ws.path(),
-        &["--project", proj, "check", "proj/scripts/rulesets/playmobil"],
+        &[
+            "--project",
+            proj,
+            "check",
+            "proj/scripts/rulesets/playmobil",
+        ],
         None,
     );
     out.no_panic();
-    assert!(out.elapsed < std::time::Duration::from_secs(10), "{:?}", out.elapsed);
-    assert!(!out.stdout.contains("/up/") && !out.stdout.contains("/self/"), "{}", out.stdout);
+    assert!(
+        out.elapsed < std::time::Duration::from_secs(10),
+        "{:?}",
+        out.elapsed
+    );
+    assert!(
+        !out.stdout.contains("/up/") && !out.stdout.contains("/self/"),
+        "{}",
+        out.stdout
+    );
     let out = common::run_binary(
         ws.path(),
         &["--project", proj, "play", "--seed", SEED],
         Some("roll 1d6\n:reload\nroll 1d6\n"),
     );
     out.expect_code(0).stdout_has(&["> roll 1d6\n  1d6: ["]);
-    assert!(out.elapsed < std::time::Duration::from_secs(15), "{:?}", out.elapsed);
+    assert!(
+        out.elapsed < std::time::Duration::from_secs(15),
+        "{:?}",
+        out.elapsed
+    );
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -227,14 +262,37 @@ fn save_naming_files_outside_its_folder_and_the_project_is_refused_unread() {
     assert_eq!(save["scenario"], "scenarios/romans_vs_vikings.yaml");
     let abs = secret.path().join("secret.yaml");
     symlink(&abs, &ws.path().join("linked.yaml"));
-    symlink(&secret.path().join("secret.rhai"), &ws.path().join("linked.rhai"));
+    symlink(
+        &secret.path().join("secret.rhai"),
+        &ws.path().join("linked.rhai"),
+    );
     let secret_rule = secret.path().join("secret.rhai");
     let cases: [(&str, &str, &str); 5] = [
-        ("scenario", abs.to_str().expect("utf-8"), "a path that leads outside the save's folder and the project; it was not read"),
-        ("scenario", "../../../../../../etc/passwd", "a path that leads outside the save's folder and the project; it was not read"),
-        ("scenario", "linked.yaml", "the scenario `linked.yaml`, a link that leads outside its folder; it was not read"),
-        ("house_rules", "linked.rhai", "the house rule `linked.rhai`, a link that leads outside its folder; it was not read"),
-        ("house_rules", secret_rule.to_str().expect("utf-8"), "a path that leads outside the save's folder and the project; it was not read"),
+        (
+            "scenario",
+            abs.to_str().expect("utf-8"),
+            "a path that leads outside the save's folder and the project; it was not read",
+        ),
+        (
+            "scenario",
+            "../../../../../../etc/passwd",
+            "a path that leads outside the save's folder and the project; it was not read",
+        ),
+        (
+            "scenario",
+            "linked.yaml",
+            "the scenario `linked.yaml`, a link that leads outside its folder; it was not read",
+        ),
+        (
+            "house_rules",
+            "linked.rhai",
+            "the house rule `linked.rhai`, a link that leads outside its folder; it was not read",
+        ),
+        (
+            "house_rules",
+            secret_rule.to_str().expect("utf-8"),
+            "a path that leads outside the save's folder and the project; it was not read",
+        ),
     ];
     for (field, value, message) in cases {
         let mut bad = save.clone();
@@ -324,14 +382,32 @@ fn save_refuses_a_target_that_is_not_a_regular_file() {
         "cannot save to `missing/game.json`: there is no folder `missing`",
     ]);
     for dev in ["/dev/null", "/dev/full"] {
-        let kind = std::fs::symlink_metadata(dev).expect("the device").file_type();
+        let kind = std::fs::symlink_metadata(dev)
+            .expect("the device")
+            .file_type();
         assert!(kind.is_char_device(), "{dev} was replaced");
     }
-    assert!(std::fs::symlink_metadata(&fifo).expect("the fifo").file_type().is_fifo());
-    assert!(std::fs::symlink_metadata(ws.path().join("link.json")).expect("the link").file_type().is_symlink());
-    assert_eq!(std::fs::read_to_string(&target).expect("the target"), "mine\n");
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .expect("the fifo")
+            .file_type()
+            .is_fifo()
+    );
+    assert!(
+        std::fs::symlink_metadata(ws.path().join("link.json"))
+            .expect("the link")
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_to_string(&target).expect("the target"),
+        "mine\n"
+    );
     // Nothing left behind (the data folder, `.data`, was made by the run).
-    let after: Vec<String> = names(ws.path()).into_iter().filter(|n| n != ".data").collect();
+    let after: Vec<String> = names(ws.path())
+        .into_iter()
+        .filter(|n| n != ".data")
+        .collect();
     assert_eq!(after, before);
 }
 
@@ -348,10 +424,20 @@ fn save_writes_through_a_fresh_temporary_file_and_leaves_nothing_behind() {
         Some(":save game.json\n:save game.json\n"),
     );
     out.expect_code(0);
-    assert_eq!(std::fs::read_to_string(&victim).expect("the victim"), "untouched\n");
-    let after: Vec<String> = names(ws.path()).into_iter().filter(|n| n != ".data").collect();
+    assert_eq!(
+        std::fs::read_to_string(&victim).expect("the victim"),
+        "untouched\n"
+    );
+    let after: Vec<String> = names(ws.path())
+        .into_iter()
+        .filter(|n| n != ".data")
+        .collect();
     assert_eq!(after, ["game.json", "game.json.partial", "victim.txt"]);
-    assert!(std::fs::read_to_string(ws.path().join("game.json")).expect("the save").contains("\"format\""));
+    assert!(
+        std::fs::read_to_string(ws.path().join("game.json"))
+            .expect("the save")
+            .contains("\"format\"")
+    );
 }
 
 // Guards `:save s 2.json`, which saved to `s` and ignored the rest.
@@ -386,9 +472,12 @@ fn a_fifo_among_the_files_is_refused_not_read() {
             .success()
     );
     let out = ws.sandtable(&["check", "mine"], None);
-    out.expect_code(1)
-        .stderr_has(&["cannot read `mine/pipe.yaml`: it is a device, a FIFO or a socket, not a file"]);
+    out.expect_code(1).stderr_has(&[
+        "cannot read `mine/pipe.yaml`: it is a device, a FIFO or a socket, not a file",
+    ]);
     ws.sandtable(&["play", "mine/pipe.yaml"], None)
         .expect_code(1)
-        .stderr_has(&["cannot read `mine/pipe.yaml`: it is a device, a FIFO or a socket, not a file"]);
+        .stderr_has(&[
+            "cannot read `mine/pipe.yaml`: it is a device, a FIFO or a socket, not a file",
+        ]);
 }

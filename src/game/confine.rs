@@ -94,9 +94,18 @@ mod tests {
         std::fs::write(dir.path().join("house/rule.rhai"), "").unwrap();
         let found = inside(dir.path(), Path::new("house/rule.rhai")).unwrap();
         assert!(found.ends_with("house/rule.rhai"));
-        for bad in ["../x.rhai", "/etc/passwd", "house/../house/rule.rhai", "./a", ""] {
+        for bad in [
+            "../x.rhai",
+            "/etc/passwd",
+            "house/../house/rule.rhai",
+            "./a",
+            "",
+        ] {
             assert!(
-                matches!(inside(dir.path(), Path::new(bad)), Err(Refused::NotPlain(_))),
+                matches!(
+                    inside(dir.path(), Path::new(bad)),
+                    Err(Refused::NotPlain(_))
+                ),
                 "{bad}"
             );
         }
@@ -136,6 +145,9 @@ mod tests {
             relative_to(&dir.path().join("real.rhai"), dir.path()),
             Some(PathBuf::from("real.rhai"))
         );
-        assert_eq!(relative_to(&outside.path().join("secret.rhai"), dir.path()), None);
+        assert_eq!(
+            relative_to(&outside.path().join("secret.rhai"), dir.path()),
+            None
+        );
     }
 }

@@ -170,8 +170,7 @@ impl SavedGame {
                         kind_of(&meta.file_type())
                     ),
                     Some(
-                        "save to a new file name, or over a saved game you mean to replace"
-                            .into(),
+                        "save to a new file name, or over a saved game you mean to replace".into(),
                     ),
                 ));
             }
@@ -210,7 +209,11 @@ impl SavedGame {
     /// The scenario and house rules the save at `path` names, found as [`Self::naming_from`]
     /// named them: under the save's folder, else under the project folder `project`; a path
     /// that is absolute, climbs with `..` or is a symlink leading out is refused unread.
-    pub fn files(&self, path: &Path, project: &Path) -> Result<(PathBuf, Option<Vec<PathBuf>>), Error> {
+    pub fn files(
+        &self,
+        path: &Path,
+        project: &Path,
+    ) -> Result<(PathBuf, Option<Vec<PathBuf>>), Error> {
         let folder = crate::game::project::folder_of(path);
         let find = |rel: &Path, what: &str| -> Result<PathBuf, Error> {
             let mut refused = None;
@@ -226,11 +229,17 @@ impl SavedGame {
             }
             let (message, help) = match refused {
                 Some(Refused::NotPlain(_)) => (
-                    format!("names {what} `{}`, a path that leads outside the save's folder and the project; it was not read", rel.display()),
+                    format!(
+                        "names {what} `{}`, a path that leads outside the save's folder and the project; it was not read",
+                        rel.display()
+                    ),
                     "a save names its files relative to its own folder or to the project, without `..`",
                 ),
                 Some(Refused::Outside { .. }) => (
-                    format!("names {what} `{}`, a link that leads outside its folder; it was not read", rel.display()),
+                    format!(
+                        "names {what} `{}`, a link that leads outside its folder; it was not read",
+                        rel.display()
+                    ),
                     "copy the file into the save's folder instead of linking to it",
                 ),
                 Some(Refused::NotAFile(file)) => (
@@ -238,7 +247,10 @@ impl SavedGame {
                     "a save names the files it was played with",
                 ),
                 _ => (
-                    format!("names {what} `{}`, which is neither in the save's folder nor in the project", rel.display()),
+                    format!(
+                        "names {what} `{}`, which is neither in the save's folder nor in the project",
+                        rel.display()
+                    ),
                     "put the save beside its scenario, or open it in the project it was saved in",
                 ),
             };

@@ -859,7 +859,10 @@ impl Builder<'_> {
                     rule.value
                 ),
                 "leads outside",
-                Some("copy the house rule into the scenario's folder instead of linking to it".into()),
+                Some(
+                    "copy the house rule into the scenario's folder instead of linking to it"
+                        .into(),
+                ),
             ),
             Err(Refused::NotAFile(_)) => (
                 format!("house rule `{}` is not a file", rule.value),

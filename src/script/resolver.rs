@@ -23,9 +23,7 @@ pub enum ImportRefused {
     )]
     NotAllowed(String),
     /// A symlink that leads out of the folder it was found in.
-    #[error(
-        "import `{0}` is refused: `{1}` is a link that leads outside the scripts folders"
-    )]
+    #[error("import `{0}` is refused: `{1}` is a link that leads outside the scripts folders")]
     Outside(String, String),
     /// No such script in any of the folders.
     #[error("cannot find module `{0}` in the scripts folders")]
