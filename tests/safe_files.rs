@@ -481,3 +481,105 @@ fn a_fifo_among_the_files_is_refused_not_read() {
             "cannot read `mine/pipe.yaml`: it is a device, a FIFO or a socket, not a file",
         ]);
 }
+
+// Guards a journal that cannot be written: the game went on silently, and `play --resume`
+// later failed with "it is empty". Here the data folder holds a file named `journals`.
+#[test]
+fn journal_folder_that_cannot_be_made_is_warned_of_and_the_game_goes_on() {
+    let ws = Workspace::new();
+    ws.write(".data/journals", "not a folder\n");
+    let out = ws.sandtable(&["play", "--seed", SEED], Some("roll 1d6\nroll 2d6\n"));
+    out.expect_code(0)
+        .stdout_has(&["> roll 1d6\n  1d6: [", "> roll 2d6\n  2d6: ["])
+        .stderr_has(&["warning: no journal is kept: the folder", "cannot be made"]);
+    assert_eq!(out.stderr.matches("warning:").count(), 1, "{}", out.stderr);
+}
+
+// Guards a journal that stops being writable mid-game (a full disk; here the file size limit
+// of `ulimit -f`, with its signal ignored so the write fails as on a full disk): warned of at
+// once and once, and the game goes on.
+#[cfg(target_os = "linux")]
+#[test]
+fn journal_that_fails_mid_game_is_warned_of_once_and_the_game_goes_on() {
+    let ws = Workspace::new();
+    let project = common::project();
+    let long = format!("// {}\n", "x".repeat(5000));
+    let input = format!("roll 1d6\n{long}roll 2d6\n{long}roll 3d6\n");
+    let out = common::run_program(
+        "sh",
+        ws.path(),
+        &[
+            "-c",
+            // 4 blocks: 2 KiB (dash) or 4 KiB (bash); a journal's header is smaller, each
+            // long line larger.
+            r#"trap '' XFSZ; ulimit -f 4 && exec "$0" "$@""#,
+            common::BINARY,
+            "--project",
+            project.to_str().expect("a UTF-8 path"),
+            "play",
+            "--seed",
+            SEED,
+        ],
+        Some(&input),
+    );
+    out.expect_code(0)
+        .stdout_has(&["> roll 3d6\n  3d6: ["])
+        .stderr_has(&["cannot be written (file too large): the game goes on"]);
+    assert_eq!(out.stderr.matches("warning:").count(), 1, "{}", out.stderr);
+}
+
+// Guards a journal with a garbled middle line: `play --resume` replayed the lines before it
+// and said nothing; `replay` too. Now the line is named, with what is wrong, the game stands
+// as far as it got, and the lines played on go to a new journal after the good ones.
+#[test]
+fn damaged_journal_line_is_named_and_the_session_stops_there() {
+    let ws = Workspace::new();
+    ws.sandtable(
+        &["play", "--seed", SEED],
+        Some("roll 1d6\nroll 2d6\nroll 3d6\n"),
+    )
+    .expect_code(0);
+    let journal = journals(&ws).pop().expect("a journal");
+    let text = std::fs::read_to_string(&journal).expect("the journal");
+    let mut lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[2], r#"{"line":"roll 2d6"}"#);
+    lines[2] = r#"{"line":"roll 2d"#;
+    std::fs::write(&journal, format!("{}\n", lines.join("\n"))).expect("a damaged journal");
+    let name = journal.to_str().expect("utf-8");
+    let stopped = "line 3 of the journal";
+    let what = "is damaged (it is cut short): the session stops there, as far as line 2";
+
+    let replayed = ws.sandtable(&["replay", name], None);
+    replayed
+        .expect_code(1)
+        .stderr_has(&[stopped, what])
+        .stdout_has(&["> roll 1d6\n"])
+        .stdout_lacks("roll 3d6");
+
+    let resumed = ws.sandtable(&["play", "--resume", name], Some("roll 4d6\n"));
+    resumed
+        .expect_code(0)
+        .stdout_has(&["1 lines replayed", "> roll 4d6\n"])
+        .stderr_has(&[stopped, what, "the lines after it are not played"]);
+    // The damaged journal is as it was; a new one holds the good lines and the new one.
+    assert!(
+        std::fs::read_to_string(&journal)
+            .expect("the old journal")
+            .contains("roll 2d\n")
+    );
+    let newest = journals(&ws)
+        .into_iter()
+        .find(|j| *j != journal)
+        .expect("a new journal");
+    let new = std::fs::read_to_string(&newest).expect("the new journal");
+    assert_eq!(
+        new.lines().skip(1).collect::<Vec<_>>(),
+        [r#"{"line":"roll 1d6"}"#, r#"{"line":"roll 4d6"}"#]
+    );
+    let again = ws.sandtable(
+        &["play", "--resume", newest.to_str().expect("utf-8")],
+        Some(""),
+    );
+    again.expect_code(0).stdout_has(&["2 lines replayed"]);
+    assert!(again.stderr.is_empty(), "{}", again.stderr);
+}
