@@ -351,42 +351,48 @@ fn names(dir: &Path) -> Vec<String> {
 
 // Guards `:save` against targets that are not files: it renamed its temporary file over
 // `/dev/null`, `/dev/full` or a FIFO (replacing the special file), and over a symlink.
+// Everything here is inside the test's folder, so that a regression cannot replace the
+// system's own devices: the device is a node made there (`mknod`, which needs root; without
+// it, that case is left out).
 #[cfg(unix)]
 #[test]
 fn save_refuses_a_target_that_is_not_a_regular_file() {
     use std::os::unix::fs::FileTypeExt;
     let ws = Workspace::new();
     std::fs::create_dir(ws.path().join("folder")).expect("a folder");
-    let fifo = ws.path().join("fifo");
-    assert!(
-        std::process::Command::new("mkfifo")
-            .arg(&fifo)
+    let made = |program: &str, args: &[&str]| {
+        std::process::Command::new(program)
+            .args(args)
+            .current_dir(ws.path())
+            .stderr(std::process::Stdio::null())
             .status()
-            .expect("mkfifo")
-            .success()
-    );
+            .is_ok_and(|s| s.success())
+    };
+    assert!(made("mkfifo", &["fifo"]));
+    // A null device of the test's own (major 1, minor 3 on Linux).
+    let device = cfg!(target_os = "linux") && made("mknod", &["-m", "666", "null", "c", "1", "3"]);
     let target = ws.write("target.json", "mine\n");
     symlink(&target, &ws.path().join("link.json"));
     let before = names(ws.path());
     let out = ws.sandtable(
         &["play", "--seed", SEED],
-        Some(":save /dev/null\n:save /dev/full\n:save fifo\n:save folder\n:save .\n:save link.json\n:save missing/game.json\n"),
+        Some(":save null\n:save fifo\n:save folder\n:save .\n:save link.json\n:save missing/game.json\n"),
     );
     out.expect_code(1).stderr_has(&[
-        "cannot save to `/dev/null`: it is a device, not a file",
-        "cannot save to `/dev/full`: it is a device, not a file",
         "cannot save to `fifo`: it is a FIFO (a named pipe), not a file",
         "cannot save to `folder`: it is a folder, not a file",
         "cannot save to `.`: it is a folder, not a file",
         "cannot save to `link.json`: it is a symbolic link (name the file itself), not a file",
         "cannot save to `missing/game.json`: there is no folder `missing`",
     ]);
-    for dev in ["/dev/null", "/dev/full"] {
-        let kind = std::fs::symlink_metadata(dev)
+    if device {
+        out.stderr_has(&["cannot save to `null`: it is a device, not a file"]);
+        let kind = std::fs::symlink_metadata(ws.path().join("null"))
             .expect("the device")
             .file_type();
-        assert!(kind.is_char_device(), "{dev} was replaced");
+        assert!(kind.is_char_device(), "the device was replaced");
     }
+    let fifo = ws.path().join("fifo");
     assert!(
         std::fs::symlink_metadata(&fifo)
             .expect("the fifo")
@@ -408,6 +414,7 @@ fn save_refuses_a_target_that_is_not_a_regular_file() {
         .into_iter()
         .filter(|n| n != ".data")
         .collect();
+    let before: Vec<String> = before.into_iter().filter(|n| n != ".data").collect();
     assert_eq!(after, before);
 }
 

@@ -78,8 +78,11 @@ pub fn relative_to(path: &Path, folder: &Path) -> Option<PathBuf> {
 /// with its name.
 fn real_path(path: &Path) -> Option<PathBuf> {
     path.canonicalize().ok().or_else(|| {
-        let folder = crate::game::project::folder_of(path).canonicalize().ok()?;
-        Some(folder.join(path.file_name()?))
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        Some(folder.canonicalize().ok()?.join(path.file_name()?))
     })
 }
 
