@@ -9,7 +9,10 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceSpan};
+use miette::{
+    Diagnostic, LabeledSpan, MietteError, MietteSpanContents, NamedSource, SourceCode, SourceSpan,
+    SpanContents,
+};
 use thiserror::Error;
 
 /// Turns a character range of `text` into the byte range miette needs.
@@ -45,6 +48,111 @@ pub fn place(source: &str, line: usize, column: usize) -> String {
     format!("{source}, line {line}, column {column}")
 }
 
+/// The longest line a diagnostic shows whole: a longer one (a scenario written on one line,
+/// say) is shown as a window of [`WINDOW_BEFORE`] characters before the label and
+/// [`WINDOW_AFTER`] from it. miette panics when it draws a label more than 65,535 columns
+/// into a line, and a line of that length is unreadable anyway.
+pub const MAX_SHOWN_LINE: usize = 1000;
+/// Characters shown before a label in a line too long to show whole.
+pub const WINDOW_BEFORE: usize = 60;
+/// Characters shown from a label on, in a line too long to show whole.
+pub const WINDOW_AFTER: usize = 200;
+
+/// The text a diagnostic points into, as miette reads it: the whole text, except that a
+/// labelled line longer than [`MAX_SHOWN_LINE`] is read as a window around the label, with
+/// `…` where it is cut, under its real line and column.
+#[derive(Debug)]
+struct Shown {
+    whole: NamedSource<String>,
+    window: Option<Window>,
+}
+
+/// A window on a long line.
+#[derive(Debug)]
+struct Window {
+    /// What is shown: part of the line, with `…` where it is cut.
+    text: String,
+    /// The byte of the whole text that `text` stands at (where its leading `…` would be).
+    offset: usize,
+    /// The bytes of the whole text the window shows.
+    shows: Range<usize>,
+    /// The line (from 0) and the label's column (from 0, in characters).
+    line: usize,
+    column: usize,
+}
+
+impl Shown {
+    /// The text `text` named `name`, with a window on the line of the label at `label` if
+    /// that line is too long; the label is then cut to the window.
+    fn new(name: impl AsRef<str>, text: String, label: &mut Range<usize>) -> Shown {
+        let start = label.start.min(text.len());
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let line = &text[line_start..line_end];
+        let window = (line.chars().count() > MAX_SHOWN_LINE).then(|| {
+            let column = text[line_start..start].chars().count();
+            let byte_at = |chars: usize| {
+                line_start
+                    + line
+                        .char_indices()
+                        .nth(chars)
+                        .map_or(line.len(), |(b, _)| b)
+            };
+            let from = byte_at(column.saturating_sub(WINDOW_BEFORE));
+            let to = byte_at(column + WINDOW_AFTER);
+            let lead = if from > line_start && from >= "…".len() {
+                "…"
+            } else {
+                ""
+            };
+            let tail = if to < line_end { "…" } else { "" };
+            *label = start..label.end.clamp(start, to);
+            Window {
+                text: format!("{lead}{}{tail}", &text[from..to]),
+                offset: from - lead.len(),
+                shows: from..to,
+                line: text[..line_start].matches('\n').count(),
+                column,
+            }
+        });
+        Shown {
+            whole: NamedSource::new(name, text),
+            window,
+        }
+    }
+
+    fn name(&self) -> &str {
+        self.whole.name()
+    }
+
+    fn inner(&self) -> &String {
+        self.whole.inner()
+    }
+}
+
+impl SourceCode for Shown {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        match &self.window {
+            Some(w) if (w.shows.start..=w.shows.end).contains(&span.offset()) => {
+                Ok(Box::new(MietteSpanContents::new_named(
+                    self.name().to_string(),
+                    w.text.as_bytes(),
+                    SourceSpan::from(w.offset..w.offset + w.text.len()),
+                    w.line,
+                    w.column,
+                    1,
+                )))
+            }
+            _ => self.whole.read_span(span, before, after),
+        }
+    }
+}
+
 macro_rules! source_diagnostic {
     ($(#[$doc:meta])* $name:ident, $code:literal) => {
         $(#[$doc])*
@@ -55,7 +163,7 @@ macro_rules! source_diagnostic {
             /// What went wrong.
             pub message: String,
             #[source_code]
-            src: NamedSource<String>,
+            src: Shown,
             #[label(collection)]
             labels: Vec<LabeledSpan>,
             /// How to fix it, where known.
@@ -86,10 +194,12 @@ macro_rules! source_diagnostic {
                     // At least the whole character at `start`, never part of one.
                     end = start + text[start..].chars().next().map_or(0, char::len_utf8);
                 }
-                let span = SourceSpan::from(start..end);
+                let mut bytes = start..end;
+                let src = Shown::new(name, text, &mut bytes);
+                let span = SourceSpan::from(bytes);
                 $name {
                     message: message.into(),
-                    src: NamedSource::new(name, text),
+                    src,
                     labels: vec![LabeledSpan::new_primary_with_span(Some(label.into()), span)],
                     help,
                 }
@@ -111,7 +221,7 @@ macro_rules! source_diagnostic {
                     return None;
                 }
                 let mut whole = whole.to_string();
-                let labels: Vec<LabeledSpan> = self
+                let mut labels: Vec<LabeledSpan> = self
                     .labels
                     .iter()
                     .map(|l| {
@@ -127,9 +237,17 @@ macro_rules! source_diagnostic {
                         }
                     })
                     .collect();
+                let mut primary = labels.first().map_or(0..0, |l| l.offset()..l.offset() + l.len());
+                let src = Shown::new(name, whole, &mut primary);
+                if let Some(first) = labels.first_mut() {
+                    *first = LabeledSpan::new_primary_with_span(
+                        first.label().map(str::to_string),
+                        SourceSpan::from(primary),
+                    );
+                }
                 Some($name {
                     message: self.message.clone(),
-                    src: NamedSource::new(name, whole),
+                    src,
                     labels,
                     help: self.help.clone(),
                 })
@@ -196,7 +314,7 @@ pub enum Error {
         message: String,
     },
     /// A file could not be read or written.
-    #[error("cannot {action} `{}`: {reason}", path.display())]
+    #[error("cannot {action} `{}`: {}", path.display(), io_reason(reason))]
     #[diagnostic(code(sandtable::io))]
     Io {
         /// `read` or `write`.
@@ -402,13 +520,42 @@ impl From<LineDiagnostic> for Error {
     }
 }
 
-/// Reads a file, naming it in the error.
+/// Why a file could not be read or written, in words: the system's own sentence, lowercase,
+/// without its `(os error N)`.
+pub fn io_reason(reason: &std::io::Error) -> String {
+    let text = reason.to_string();
+    let text = match text.find(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => text,
+    }
+}
+
+/// Reads a file, naming it in the error. Only a regular file (or a symlink to one) is read:
+/// a FIFO or a device would block or never end, and a folder is no file.
 pub fn read_file(path: &std::path::Path) -> Result<String, Error> {
-    std::fs::read_to_string(path).map_err(|reason| Error::Io {
+    let io = |reason| Error::Io {
         action: "read",
         path: path.to_path_buf(),
         reason,
-    })
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a folder"
+        } else {
+            "a device, a FIFO or a socket"
+        };
+        return Err(Error::other(
+            format!("cannot read `{}`: it is {what}, not a file", path.display()),
+            None,
+        ));
+    }
+    std::fs::read_to_string(path).map_err(io)
 }
 
 #[cfg(test)]

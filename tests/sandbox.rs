@@ -593,8 +593,10 @@ fn import_through_a_symlink_out_of_the_folders_is_refused() {
         &["play", "games/house.yaml", "--seed", SEED],
         Some("import \"link\" as l; print(l::secret())\n"),
     );
-    out.expect_code(1)
-        .stderr_has(&["cannot find module `link` in the scripts folders"]);
+    out.expect_code(1).stderr_has(&[
+        "import `link` is refused:",
+        "link.rhai` is a link that leads outside the scripts folders",
+    ]);
     out.stdout_lacks("42");
 }
 

@@ -23,14 +23,38 @@ use crate::session::Session;
 pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
     let project = Project::locate(common.project.as_deref())?;
     let mut files = Vec::new();
+    let mut outside = Vec::new();
     for p in paths {
         if !p.exists() {
             return Err(Error::Usage(format!("`{}` does not exist", p.display())));
         }
-        files.extend(crate::game::project::rule_files(p));
+        let found = crate::game::project::walk_rule_files(p);
+        files.extend(found.files);
+        outside.extend(found.outside);
     }
     files.sort();
+    outside.sort();
     let mut problems = 0;
+    // Links out of the folders checked: named, never read (what they lead to may be anyone's).
+    for file in &outside {
+        problems += 1;
+        let e = Error::other(
+            format!(
+                "`{}` is a link that leads outside the folder checked; it was not read",
+                file.display()
+            ),
+            Some("copy the file into the folder instead of linking to it".into()),
+        );
+        if common.json {
+            outln!(
+                "{}",
+                json!({ "file": file.display().to_string(), "ok": false, "problems": 1 })
+            );
+        } else {
+            outln!("FAIL {}", file.display());
+        }
+        report_error(&e, common.json);
+    }
     for file in &files {
         match check_file(&project, file) {
             Ok(what) if common.json => {
@@ -58,13 +82,14 @@ pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
             }
         }
     }
+    let checked = files.len() + outside.len();
     if common.json {
-        outln!("{}", json!({ "files": files.len(), "problems": problems }));
+        outln!("{}", json!({ "files": checked, "problems": problems }));
     } else {
         outln!(
             "{} file{} checked, {} problem{}",
-            files.len(),
-            if files.len() == 1 { "" } else { "s" },
+            checked,
+            if checked == 1 { "" } else { "s" },
             problems,
             if problems == 1 { "" } else { "s" }
         );

@@ -161,6 +161,28 @@ fn required_arg<'a>(parsed: &Parsed, ws: &'a [Word], usage: &str) -> Result<&'a 
         .ok_or_else(|| parsed.error_at(ws[0].start, ws[0].len, usage.into(), "here", None))
 }
 
+/// The one file a command names (`:save game.json`): more words are an error, never a file
+/// named by the first of them (a name with spaces is written in double quotes).
+fn file_arg<'a>(parsed: &Parsed, ws: &'a [Word], usage: &str) -> Result<&'a Word, Error> {
+    let w = required_arg(parsed, ws, usage)?;
+    match ws.get(2) {
+        None => Ok(w),
+        Some(extra) => {
+            let last = &ws[ws.len() - 1];
+            Err(parsed.error_at(
+                extra.start,
+                last.start + last.len - extra.start,
+                format!("`{}` takes one file name", ws[0].text),
+                "not part of the file name",
+                Some(format!(
+                    "write a name with spaces in double quotes: `{} \"{} {}\"`",
+                    ws[0].text, w.text, extra.text
+                )),
+            ))
+        }
+    }
+}
+
 fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Result<Reply, Error> {
     let line = parsed.text.as_str();
     let name = ws[0].text.as_str();
@@ -208,7 +230,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             ))
         }
         ":save" => {
-            let w = required_arg(parsed, ws, "`:save` needs a file: `:save game.json`")?;
+            let w = file_arg(parsed, ws, "`:save` needs a file: `:save game.json`")?;
             let text = format!("saved to {}", w.text);
             if mode == Mode::Replay {
                 return Ok(Reply::Unwritten {
@@ -220,12 +242,12 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             Ok(Reply::Text(text))
         }
         ":open" => {
-            let w = required_arg(parsed, ws, "`:open` needs a file: `:open game.json`")?;
+            let w = file_arg(parsed, ws, "`:open` needs a file: `:open game.json`")?;
             Ok(Reply::Open(std::path::PathBuf::from(&w.text)))
         }
         ":reload" => Ok(Reply::Text(session.reload()?)),
         ":with" => {
-            let w = required_arg(
+            let w = file_arg(
                 parsed,
                 ws,
                 "`:with` needs a house rule file: `:with house/vikings_in_wood.rhai`",
@@ -257,7 +279,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             )),
         },
         ":load" => {
-            let w = required_arg(parsed, ws, "`:load` needs a scenario file")?;
+            let w = file_arg(parsed, ws, "`:load` needs a scenario file")?;
             let project = session.project().clone();
             let scenario =
                 crate::game::scenario::Scenario::load(&project, std::path::Path::new(&w.text))?;

@@ -79,9 +79,14 @@ struct Entry {
     scripts: Option<Fingerprints>,
 }
 
-/// A journal being written.
+/// A journal being written. If it cannot be written (no data folder, a full disk, a folder
+/// made read-only), the game goes on without it, and the players are warned once, at once.
 pub struct Journal {
     file: Option<std::fs::File>,
+    /// Where it is written.
+    path: PathBuf,
+    /// Warnings as JSON lines.
+    json: bool,
     /// The reading of the scripts fingerprinted last ([`Session::reading`]).
     reading: u64,
     /// The files fingerprinted since.
@@ -140,10 +145,37 @@ fn file_named(name: &str, root: &Path) -> PathBuf {
     root.join(name)
 }
 
+/// A damaged line in a journal: its number (the header is line 1) and what is wrong with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Damaged {
+    /// The line.
+    pub line: usize,
+    /// What is wrong, in words.
+    pub what: String,
+}
+
+impl Damaged {
+    /// What a replay of the journal `path` says when it stops at the damaged line.
+    pub fn stopped(&self, path: &Path) -> String {
+        format!(
+            "line {} of the journal `{}` is damaged ({}): the session stops there, as far as line {}",
+            self.line,
+            path.display(),
+            self.what,
+            self.line - 1
+        )
+    }
+}
+
 impl Journal {
-    /// Starts a journal for a session (silently none if the data folder cannot be written:
-    /// a game is never refused for want of a journal).
-    pub fn start(session: &Session, scenario: Option<PathBuf>, open: Option<PathBuf>) -> Journal {
+    /// Starts a journal for a session. A game is never refused for want of a journal: if the
+    /// data folder cannot be written, the players are warned and the game goes on.
+    pub fn start(
+        session: &Session,
+        scenario: Option<PathBuf>,
+        open: Option<PathBuf>,
+        json: bool,
+    ) -> Journal {
         let header = Header {
             journal: FORMAT,
             project: absolute(session.project().root()),
@@ -159,35 +191,120 @@ impl Journal {
         let reading = session.reading();
         let known = header.scripts.keys().cloned().collect();
         let Some(dir) = folder() else {
+            super::report_warning(
+                "no journal is kept: there is no data folder (set SANDTABLE_DATA to one); the game goes on, but it cannot be resumed or replayed",
+                json,
+            );
             return Journal {
                 file: None,
+                path: PathBuf::new(),
+                json,
                 reading,
                 known,
             };
         };
         let path = dir.join(format!("session-{stamp}-{}.jsonl", std::process::id()));
-        let file = std::fs::create_dir_all(&dir)
-            .ok()
-            .and_then(|()| std::fs::File::create(&path).ok());
+        if let Err(e) = std::fs::create_dir_all(&dir) {
+            super::report_warning(
+                &format!(
+                    "no journal is kept: the folder `{}` cannot be made ({}); the game goes on, but it cannot be resumed or replayed",
+                    dir.display(),
+                    crate::error::io_reason(&e)
+                ),
+                json,
+            );
+        }
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path);
         let mut journal = Journal {
-            file,
+            file: None,
+            path,
+            json,
             reading,
             known,
         };
+        match file {
+            Ok(f) => journal.file = Some(f),
+            Err(_) if !dir.is_dir() => {}
+            Err(e) => journal.cannot_write(&e),
+        }
         if let Ok(text) = serde_json::to_string(&header) {
             journal.write(&text);
         }
         journal
     }
 
+    /// Warns that the journal cannot be written (once: the journal is then dropped).
+    fn cannot_write(&mut self, reason: &std::io::Error) {
+        self.file = None;
+        super::report_warning(
+            &format!(
+                "the journal `{}` cannot be written ({}): the game goes on, but it cannot be resumed or replayed past this point",
+                self.path.display(),
+                crate::error::io_reason(reason)
+            ),
+            self.json,
+        );
+    }
+
+    /// Starts a new journal for a session resumed from `old` as far as its line `keep`
+    /// (the lines before a damaged one): those lines are copied into it, so that the lines
+    /// played from now on follow them, and `old` is left as it was.
+    pub fn continue_from(old: &Path, keep: usize, session: &Session, json: bool) -> Journal {
+        let mut journal = Journal::append(Path::new(""), session, json);
+        let Some(dir) = folder() else {
+            journal.file = None;
+            return journal;
+        };
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
+        journal.path = dir.join(format!("session-{stamp}-{}.jsonl", std::process::id()));
+        let text = match read_file(old) {
+            Ok(text) => text,
+            Err(_) => return journal,
+        };
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&journal.path)
+        {
+            Ok(f) => journal.file = Some(f),
+            Err(e) => {
+                journal.cannot_write(&e);
+                return journal;
+            }
+        }
+        for line in text.lines().take(keep) {
+            journal.write(line);
+        }
+        journal
+    }
+
+    /// Where the journal is written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Continues writing an existing journal, for `session` (replayed from it).
-    pub fn append(path: &Path, session: &Session) -> Journal {
-        let file = std::fs::OpenOptions::new().append(true).open(path).ok();
-        Journal {
-            file,
+    pub fn append(path: &Path, session: &Session, json: bool) -> Journal {
+        let mut journal = Journal {
+            file: None,
+            path: path.to_path_buf(),
+            json,
             reading: session.reading(),
             known: scripts_of(session).into_keys().collect(),
+        };
+        if path.as_os_str().is_empty() {
+            return journal;
         }
+        match std::fs::OpenOptions::new().append(true).open(path) {
+            Ok(f) => journal.file = Some(f),
+            Err(e) => journal.cannot_write(&e),
+        }
+        journal
     }
 
     fn entry(&mut self, entry: &Entry) {
@@ -198,9 +315,9 @@ impl Journal {
 
     fn write(&mut self, text: &str) {
         if let Some(f) = &mut self.file
-            && (writeln!(f, "{text}").is_err() || f.flush().is_err())
+            && let Err(e) = writeln!(f, "{text}").and_then(|()| f.flush())
         {
-            self.file = None;
+            self.cannot_write(&e);
         }
     }
 
@@ -292,8 +409,10 @@ pub fn latest() -> Option<PathBuf> {
 }
 
 /// Reads a journal: its header and what follows (the lines entered, each with the dice typed
-/// in for it, and the reloads).
-pub fn read(path: &Path) -> Result<(Header, Vec<Item>), Error> {
+/// in for it, and the reloads), up to the first damaged line if any, which is given too.
+/// A last line cut short without its newline is not damage: a session killed while writing
+/// it leaves one, and it was never run.
+pub fn read(path: &Path) -> Result<(Header, Vec<Item>, Option<Damaged>), Error> {
     let text = read_file(path)?;
     let mut lines = text.lines();
     let bad = |what: &str| {
@@ -303,7 +422,12 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Item>), Error> {
         )
     };
     let header: Header = serde_json::from_str(lines.next().ok_or_else(|| bad("it is empty"))?)
-        .map_err(|e| bad(&e.to_string()))?;
+        .map_err(|e| {
+            bad(&format!(
+                "its first line is garbled at character {}",
+                e.column()
+            ))
+        })?;
     if header.journal > FORMAT {
         return Err(Error::other(
             format!(
@@ -315,9 +439,15 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Item>), Error> {
         ));
     }
     let mut items: Vec<Item> = Vec::new();
+    let count = text.lines().count();
+    let mut damaged = None;
     for (i, line) in lines.enumerate() {
-        // A session killed while writing may leave half a line at the end: it was never run.
-        match serde_json::from_str::<Entry>(line) {
+        let number = i + 2;
+        let parsed = serde_json::from_str::<Entry>(line);
+        if parsed.is_err() && number == count && !text.ends_with('\n') {
+            break;
+        }
+        match parsed {
             Ok(Entry { line: Some(l), .. }) => items.push(Item::Line(l, Vec::new())),
             Ok(Entry { dice: Some(d), .. }) => {
                 if let Some(Item::Line(_, dice)) = items.last_mut() {
@@ -332,13 +462,30 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Item>), Error> {
                 scripts: Some(scripts),
                 ..
             }) => items.push(Item::Read {
-                line: i + 2,
+                line: number,
                 scripts,
             }),
-            _ => break,
+            Ok(_) => {
+                damaged = Some(Damaged {
+                    line: number,
+                    what: "it holds no line, dice, reload or scripts".into(),
+                });
+                break;
+            }
+            Err(e) => {
+                let what = if e.is_data() {
+                    "it is not a journal entry".to_string()
+                } else if e.is_eof() {
+                    "it is cut short".to_string()
+                } else {
+                    format!("it is garbled at character {}", e.column())
+                };
+                damaged = Some(Damaged { line: number, what });
+                break;
+            }
         }
     }
-    Ok((header, items))
+    Ok((header, items, damaged))
 }
 
 /// Compares the files a replayed session reads with the fingerprints its journal recorded,
@@ -450,8 +597,10 @@ mod tests {
             r#"{"dice":"4"}"#,
             r#"{"line":"half a li"#,
         ];
-        std::fs::write(&path, format!("{header}\n{}\n", rest.join("\n"))).unwrap();
-        let (_, items) = read(&path).unwrap();
+        // Without a newline at the end: a session killed while writing its last line.
+        std::fs::write(&path, format!("{header}\n{}", rest.join("\n"))).unwrap();
+        let (_, items, damaged) = read(&path).unwrap();
+        assert_eq!(damaged, None);
         assert_eq!(
             items,
             vec![
@@ -463,6 +612,26 @@ mod tests {
                 },
                 Item::Line("roll 1d6".into(), vec!["4".into()]),
             ]
+        );
+        // The same half line in the middle is damage, named with its line.
+        std::fs::write(&path, format!("{header}\n{}\n", rest.join("\n"))).unwrap();
+        let (_, items, damaged) = read(&path).unwrap();
+        assert_eq!(items.len(), 4);
+        assert_eq!(
+            damaged,
+            Some(Damaged {
+                line: 7,
+                what: "it is cut short".into()
+            })
+        );
+        std::fs::write(&path, format!("{header}\n{{\"nothing\":1}}\n")).unwrap();
+        let (_, _, damaged) = read(&path).unwrap();
+        assert_eq!(damaged.map(|d| d.line), Some(2));
+        std::fs::write(&path, format!("{header}\n{{\"line\" 1}}\n{}\n", rest[0])).unwrap();
+        let (_, _, damaged) = read(&path).unwrap();
+        assert_eq!(
+            damaged.map(|d| d.what),
+            Some("it is garbled at character 9".into())
         );
         std::fs::write(&path, header.replace(":2,", ":3,")).unwrap();
         assert!(read(&path).is_err());

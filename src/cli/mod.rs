@@ -284,17 +284,24 @@ fn start_session(common: &Common, scenario: Option<PathBuf>) -> Result<(Project,
 
 /// `sandtable replay JOURNAL`: the session again, as it was played.
 fn replay(common: &Common, path: &std::path::Path) -> Result<u8, Error> {
-    let (header, items) = journal::read(path)?;
+    let (header, items, damaged) = journal::read(path)?;
     let mut check = journal::Check::new(&header, common.json);
     let mut session = journal::start_session(&header, &mut check)?;
     flush_events(&mut session, common.json);
-    Ok(play::run_lines(
+    let status = play::run_lines(
         &mut session,
         items.into_iter(),
         common.json,
         play::Source::Replayed(&mut check),
         &play::DiceFeed::replaying(),
-    ))
+    );
+    match damaged {
+        None => Ok(status),
+        Some(d) => Err(Error::other(
+            d.stopped(path),
+            Some("the lines after it are not replayed".into()),
+        )),
+    }
 }
 
 /// Opens a saved game in the project found as usual.

@@ -64,6 +64,7 @@ pub fn play(
         &session,
         scenario_path,
         open_path,
+        common.json,
     )));
     go_on(&mut session, common.json, journal)
 }
@@ -143,7 +144,7 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
             )
         })?,
     };
-    let (header, items) = super::journal::read(&path)?;
+    let (header, items, damaged) = super::journal::read(&path)?;
     let mut check = Check::new(&header, common.json);
     let mut session = super::journal::start_session(&header, &mut check)?;
     let feed = DiceFeed::replaying();
@@ -174,7 +175,24 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         state.active_side
     );
     drop(state);
-    let journal = Rc::new(RefCell::new(Journal::append(&path, &session)));
+    let journal = match &damaged {
+        None => Journal::append(&path, &session, common.json),
+        Some(d) => {
+            // Lines played from now on must not follow the damaged one, where no resume
+            // would reach them: they go to a new journal, after a copy of the good lines.
+            let journal = Journal::continue_from(&path, d.line - 1, &session, common.json);
+            super::report_warning(
+                &format!(
+                    "{}; the lines after it are not played, and the journal `{}` goes on from there",
+                    d.stopped(&path),
+                    journal.path().display()
+                ),
+                common.json,
+            );
+            journal
+        }
+    };
+    let journal = Rc::new(RefCell::new(journal));
     if session.manual_dice() {
         // Dice from the players again, recorded in the journal.
         let live = DiceFeed {

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use super::command::{self, Reply};
 use super::{Common, flush_events, start_session};
-use crate::error::{AtLine, Error, read_file};
+use crate::error::{AtLine, Error};
 
 /// Runs a batch file.
 pub fn run(
@@ -19,7 +19,16 @@ pub fn run(
     explain: bool,
 ) -> Result<u8, Error> {
     let (name, text) = match &file {
-        Some(p) if p.as_os_str() != "-" => (p.display().to_string(), read_file(p)?),
+        // A batch file named on the command line may be a pipe (`run <(make_lines)`): the
+        // player chose it, so it is read whatever its kind.
+        Some(p) if p.as_os_str() != "-" => (
+            p.display().to_string(),
+            std::fs::read_to_string(p).map_err(|reason| Error::Io {
+                action: "read",
+                path: p.clone(),
+                reason,
+            })?,
+        ),
         _ => {
             let mut text = String::new();
             std::io::stdin()

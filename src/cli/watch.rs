@@ -131,4 +131,21 @@ mod tests {
         std::fs::write(&file, "roll 1d6\nroll 2d6\n").unwrap();
         assert_eq!(w.changes(), vec![file]);
     }
+
+    // Guards the watcher against a symlink loop in a watched folder: its walk went round
+    // the loop (exponentially with two links), so hot reload hung.
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_loop_in_a_watched_folder_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("rule.rhai");
+        std::fs::write(&file, "fn a() { 1 }").unwrap();
+        std::os::unix::fs::symlink("..", dir.path().join("up")).unwrap();
+        std::os::unix::fs::symlink(".", dir.path().join("again")).unwrap();
+        let started = Instant::now();
+        let mut w = Watcher::new(vec![dir.path().to_path_buf()]);
+        assert_eq!(w.seen.keys().collect::<Vec<_>>(), vec![&file]);
+        assert!(w.changes().is_empty());
+        assert!(started.elapsed() < Duration::from_secs(2));
+    }
 }

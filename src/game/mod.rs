@@ -1,8 +1,9 @@
 //! One game's data, without Rhai: its state and event log, the scenario it started from,
-//! the ruleset's data, the abilities' bookkeeping (uses, cooldowns), saves, and the
-//! project's folders.
+//! the ruleset's data, the abilities' bookkeeping (uses, cooldowns), saves, the
+//! project's folders, and the rule that keeps paths from shared files inside them.
 
 pub mod ability;
+pub mod confine;
 pub mod event;
 pub mod project;
 pub mod ruleset;

@@ -100,30 +100,68 @@ pub fn script_names(dir: &Path) -> Vec<String> {
 }
 
 /// The scripts and data files (`.rhai`, `.yaml`, `.yml`) at or under a path, in sorted
-/// order: what `check` checks, a journal fingerprints and the watcher watches.
+/// order: what `check` checks, a journal fingerprints and the watcher watches. Symlinks that
+/// lead out of `path` are left out (see [`walk_rule_files`]).
 pub fn rule_files(path: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    walk(path, &mut out);
-    out
+    walk_rule_files(path).files
 }
 
-fn walk(path: &Path, out: &mut Vec<PathBuf>) {
+/// What a walk of a folder found.
+#[derive(Debug, Default, PartialEq)]
+pub struct RuleFiles {
+    /// The scripts and data files, in sorted order.
+    pub files: Vec<PathBuf>,
+    /// Scripts and data files that are symlinks leading out of the folder walked: never read.
+    pub outside: Vec<PathBuf>,
+}
+
+/// The scripts and data files at or under `path` (a file named itself is taken as it is).
+///
+/// The walk never follows a symlink to a folder: a loop of links cannot make it go round,
+/// and a linked folder is either inside the walked one (walked anyway, under its real name)
+/// or outside it (not to be read). Not following is simpler and surer than remembering the
+/// folders seen, and costs nothing a ruleset needs. A symlink to a file is taken only if
+/// its real path stays inside `path` (`game::confine`, the rule imports follow).
+pub fn walk_rule_files(path: &Path) -> RuleFiles {
+    let mut found = RuleFiles::default();
     if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        entries.sort();
-        for e in entries {
-            walk(&e, out);
-        }
-    } else if matches!(
+        walk(path, Path::new(""), &mut found);
+    } else if is_rule_file(path) {
+        found.files.push(path.to_path_buf());
+    }
+    found
+}
+
+fn is_rule_file(path: &Path) -> bool {
+    matches!(
         path.extension().and_then(|e| e.to_str()),
         Some("yaml" | "yml" | "rhai")
-    ) {
-        out.push(path.to_path_buf());
+    )
+}
+
+/// Walks the folder `root/rel`.
+fn walk(root: &Path, rel: &Path, found: &mut RuleFiles) {
+    let mut entries: Vec<(PathBuf, std::fs::FileType)> = std::fs::read_dir(root.join(rel))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| Some((rel.join(e.file_name()), e.file_type().ok()?)))
+        .collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (rel, kind) in entries {
+        let path = root.join(&rel);
+        if kind.is_dir() {
+            walk(root, &rel, found);
+        } else if is_rule_file(&path) && !kind.is_symlink() {
+            found.files.push(path);
+        } else if is_rule_file(&path) {
+            match crate::game::confine::inside(root, &rel) {
+                Ok(_) => found.files.push(path),
+                Err(crate::game::confine::Refused::Outside { .. }) => found.outside.push(path),
+                // A link to a folder or to nothing: nothing to read.
+                Err(_) => {}
+            }
+        }
     }
 }
 

@@ -5,11 +5,12 @@
 //! here. Scripts read it with `troop(type)` and `data()`.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, read_file};
+use crate::game::confine::{self, Refused};
 use crate::game::project::Project;
 use crate::game::yaml;
 use crate::host::geometry::Base;
@@ -97,13 +98,28 @@ impl Ruleset {
         }
         let mut abilities = BTreeMap::new();
         let own = dir.join("abilities");
+        // The package's files stay inside it, as a scenario's house rules stay inside its
+        // folder: a link out of it is refused, never read.
+        let confined = |folder: &Path, rel: &str| match confine::inside(folder, Path::new(rel)) {
+            Err(Refused::Outside { file, .. }) => Err(Error::other(
+                format!(
+                    "{}: `{}` is a link that leads outside `{}`; it was not read",
+                    path.display(),
+                    file.display(),
+                    folder.display()
+                ),
+                Some("copy the file into the package instead of linking to it".into()),
+            )),
+            other => Ok(other.is_ok()),
+        };
         for name in crate::game::project::script_names(&own) {
+            confined(&own, &format!("{name}.rhai"))?;
             abilities.insert(name.clone(), own.join(format!("{name}.rhai")));
         }
         let shared = project.shared_abilities_dir();
         for name in &file.shared_abilities {
             let script = shared.join(format!("{name}.rhai"));
-            if !script.is_file() {
+            if !confined(&shared, &format!("{name}.rhai"))? {
                 return Err(Error::other(
                     format!("{}: shared ability `{name}` does not exist", path.display()),
                     Some(format!(
@@ -130,7 +146,7 @@ impl Ruleset {
             }
         }
         for script in &file.scripts {
-            if !dir.join(script).is_file() {
+            if !confined(&dir, script)? {
                 return Err(Error::other(
                     format!("{}: script `{script}` does not exist", path.display()),
                     Some(format!(

@@ -6,12 +6,13 @@
 //! battlefield. The result is a [`Scenario`] ready for a session.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
 use crate::error::{Error, read_file};
+use crate::game::confine::{self, Refused};
 use crate::game::project::Project;
 use crate::game::ruleset::Ruleset;
 use crate::game::yaml;
@@ -835,41 +836,57 @@ impl Builder<'_> {
         })
     }
 
-    /// House rules live beside the scenario (or below it); never through `..` or an absolute
-    /// path, since scenarios are shared between strangers.
+    /// House rules live beside the scenario (or below it); never through `..`, an absolute
+    /// path or a symlink that leads out, since scenarios are shared between strangers
+    /// (`game::confine`, the rule imports follow).
     fn house_rule(&self, rule: &Spanned<String>) -> Result<PathBuf, Error> {
         let rel = Path::new(&rule.value);
-        if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
-            return Err(self.error(
-                rule,
+        let dir = crate::game::project::folder_of(self.path);
+        let path = dir.join(rel);
+        let (message, label, help) = match confine::inside(&dir, rel) {
+            Ok(_) => return Ok(path),
+            Err(Refused::NotPlain(_)) => (
                 format!(
                     "house rule `{}` must be a path inside the scenario's folder",
                     rule.value
                 ),
                 "not allowed",
                 Some("write a relative path without `..`, e.g. `house/my_rule.rhai`".into()),
-            ));
-        }
-        let dir = crate::game::project::folder_of(self.path);
-        let dir = dir.as_path();
-        let path = dir.join(rel);
-        if !path.is_file() {
-            let siblings: Vec<String> = std::fs::read_dir(crate::game::project::folder_of(&path))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-                .collect();
-            let file_name = rel.file_name().and_then(|f| f.to_str()).unwrap_or_default();
-            return Err(self.error(
-                rule,
-                format!("house rule script `{}` does not exist", rule.value),
-                "no such file",
-                did_you_mean(file_name, siblings.iter().map(String::as_str))
-                    .map(|s| format!("did you mean `{s}`?")),
-            ));
-        }
-        Ok(path)
+            ),
+            Err(Refused::Outside { .. }) => (
+                format!(
+                    "house rule `{}` is a link that leads outside the scenario's folder; it was not read",
+                    rule.value
+                ),
+                "leads outside",
+                Some(
+                    "copy the house rule into the scenario's folder instead of linking to it"
+                        .into(),
+                ),
+            ),
+            Err(Refused::NotAFile(_)) => (
+                format!("house rule `{}` is not a file", rule.value),
+                "not a file",
+                Some("a house rule is a `.rhai` script file".into()),
+            ),
+            Err(Refused::Missing(_)) => {
+                let siblings: Vec<String> =
+                    std::fs::read_dir(crate::game::project::folder_of(&path))
+                        .into_iter()
+                        .flatten()
+                        .flatten()
+                        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                        .collect();
+                let file_name = rel.file_name().and_then(|f| f.to_str()).unwrap_or_default();
+                (
+                    format!("house rule script `{}` does not exist", rule.value),
+                    "no such file",
+                    did_you_mean(file_name, siblings.iter().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?")),
+                )
+            }
+        };
+        Err(self.error(rule, message, label, help))
     }
 }
 

@@ -3,13 +3,15 @@
 //! Rhai's own `FileModuleResolver` follows an absolute path even when given a base folder.
 //! This resolver accepts only relative paths made of plain names (no `..`, no root, no drive),
 //! looks them up under each allowed root in order, and checks the file's real path (symlinks
-//! resolved) still lies inside that root.
+//! resolved) still lies inside that root: the rule of `game::confine`, which house rules and
+//! saves follow too.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use crate::game::confine::{Refused, inside, is_plain};
 use rhai::{Engine, EvalAltResult, Module, ModuleResolver, Position, Scope, Shared};
 
 /// Why an `import` is refused.
@@ -20,6 +22,9 @@ pub enum ImportRefused {
         "import `{0}` is not allowed: imports are relative paths inside the scripts folders, without `..`"
     )]
     NotAllowed(String),
+    /// A symlink that leads out of the folder it was found in.
+    #[error("import `{0}` is refused: `{1}` is a link that leads outside the scripts folders")]
+    Outside(String, String),
     /// No such script in any of the folders.
     #[error("cannot find module `{0}` in the scripts folders")]
     NotFound(String),
@@ -78,18 +83,19 @@ impl ConfinedResolver {
         if rel.extension().is_none() {
             rel.set_extension("rhai");
         }
-        if rel.as_os_str().is_empty()
-            || rel.components().any(|c| !matches!(c, Component::Normal(_)))
-        {
+        if !is_plain(&rel) {
             return Err(ImportRefused::NotAllowed(path.to_string()));
         }
         for root in &self.roots {
-            let candidate = root.join(&rel);
-            if let Ok(real) = candidate.canonicalize()
-                && real.starts_with(root)
-                && real.is_file()
-            {
-                return Ok(real);
+            match inside(root, &rel) {
+                Ok(real) => return Ok(real),
+                Err(Refused::Outside { file, .. }) => {
+                    return Err(ImportRefused::Outside(
+                        path.to_string(),
+                        file.display().to_string(),
+                    ));
+                }
+                Err(_) => {}
             }
         }
         Err(ImportRefused::NotFound(path.to_string()))
@@ -192,7 +198,7 @@ mod tests {
         )
         .unwrap();
         let r = ConfinedResolver::new(vec![dir.path().to_path_buf()]);
-        assert!(r.locate("link").is_err());
+        assert!(matches!(r.locate("link"), Err(ImportRefused::Outside(..))));
     }
 
     #[test]

@@ -934,6 +934,7 @@ impl Session {
             &self.scenario.house_rules,
             &self.state.borrow(),
         )
+        .naming_from(path, self.project.root())?
         .write(path)?;
         self.saved_steps = self.steps;
         Ok(())
@@ -943,9 +944,10 @@ impl Session {
     /// put in place.
     pub fn open(project: &Project, path: &Path) -> Result<Session, Error> {
         let save = crate::game::save::SavedGame::read(path)?;
-        let mut scenario = Scenario::load(project, &save.scenario)?;
-        if let Some(rules) = &save.house_rules {
-            scenario.house_rules = rules.clone();
+        let (scenario, house_rules) = save.files(path, project.root())?;
+        let mut scenario = Scenario::load(project, &scenario)?;
+        if let Some(rules) = house_rules {
+            scenario.house_rules = rules;
         }
         let mut session = Session::new(project, scenario, save.rng.seed)?;
         save.restore_into(&mut session.state.borrow_mut())?;
