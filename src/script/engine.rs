@@ -11,6 +11,9 @@
 //!   compile time, so `roll("2d6")` is never folded into a constant. Dice functions are also
 //!   registered as volatile, which keeps them out of any future folding.
 //!
+//! - `sort` and `dedup` with a comparer replaced by versions that stop at the comparer's first
+//!   error and report it ([`register_comparers`]): Rhai's own ignore it and carry on.
+//!
 //! Rhai has no file system, network or environment access of its own; the host API registers
 //! none, so scripts cannot reach them. The `no_time` feature removes `timestamp()`, so no
 //! script can read the clock and break "same seed, same game".
@@ -20,7 +23,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use rhai::{Dynamic, Engine, OptimizationLevel};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext, OptimizationLevel};
 
 use crate::script::resolver::{ConfinedResolver, ModuleCache};
 
@@ -144,6 +147,7 @@ pub fn sandboxed(
         .set_max_strings_interned(0)
         .set_module_resolver(ConfinedResolver::with_cache(roots, modules))
         .disable_symbol("eval");
+    register_comparers(&mut engine);
     let budget = budget.clone();
     engine.on_progress(move |ops| {
         // Reading the clock every operation would cost more than a cheap operation; every
@@ -161,6 +165,103 @@ pub fn sandboxed(
         None
     });
     engine
+}
+
+/// Registers `sort(comparer)`, `sort_by(comparer)` and `dedup(comparer)` over Rhai's own,
+/// which call the comparer with `.ok()` and so ignore whatever it throws, even the time
+/// budget running out, and sort on by a made-up order (rhai `packages/array_basic.rs`,
+/// `sort_by` and `dedup_by_comparer`). Here the comparer's first error stops the call and
+/// reaches the player, and the array is left as it was.
+pub fn register_comparers(engine: &mut Engine) {
+    engine
+        .register_fn("sort", sort_by)
+        .register_fn("sort_by", sort_by)
+        .register_fn("dedup", dedup_by);
+}
+
+/// The comparer's answer as an order: a number (negative, zero, positive) or a boolean
+/// (`true` when the first goes first), as Rhai's `sort` reads it.
+fn compare(
+    ctx: &NativeCallContext,
+    comparer: &FnPtr,
+    x: &Dynamic,
+    y: &Dynamic,
+) -> Result<std::cmp::Ordering, Box<EvalAltResult>> {
+    let answer = comparer.call_raw(ctx, None, [x.clone(), y.clone()])?;
+    if let Ok(n) = answer.as_int() {
+        return Ok(n.cmp(&0));
+    }
+    if let Ok(first) = answer.as_bool() {
+        return Ok(if first {
+            std::cmp::Ordering::Less
+        } else {
+            std::cmp::Ordering::Greater
+        });
+    }
+    Err(crate::script::value::host_error_with_help(
+        format!(
+            "the comparer given to `sort` must answer a number or true/false, not {}",
+            answer.type_name()
+        ),
+        Some("answer `x - y` (or `x < y`) to sort from the least".into()),
+    ))
+}
+
+/// `array.sort(comparer)`: a stable merge sort that stops at the comparer's first error.
+fn sort_by(
+    ctx: NativeCallContext,
+    array: &mut Array,
+    comparer: FnPtr,
+) -> Result<(), Box<EvalAltResult>> {
+    let mut items: Vec<Dynamic> = array.clone();
+    let mut buffer: Vec<Dynamic> = Vec::with_capacity(items.len());
+    let mut width = 1;
+    while width < items.len() {
+        buffer.clear();
+        let mut start = 0;
+        while start < items.len() {
+            let mid = (start + width).min(items.len());
+            let end = (start + 2 * width).min(items.len());
+            let (mut i, mut j) = (start, mid);
+            while i < mid && j < end {
+                if compare(&ctx, &comparer, &items[j], &items[i])? == std::cmp::Ordering::Less {
+                    buffer.push(items[j].clone());
+                    j += 1;
+                } else {
+                    buffer.push(items[i].clone());
+                    i += 1;
+                }
+            }
+            buffer.extend_from_slice(&items[i..mid]);
+            buffer.extend_from_slice(&items[j..end]);
+            start = end;
+        }
+        std::mem::swap(&mut items, &mut buffer);
+        width *= 2;
+    }
+    *array = items;
+    Ok(())
+}
+
+/// `array.dedup(comparer)`: drops each item the comparer finds equal to the one kept before
+/// it; stops at the comparer's first error.
+fn dedup_by(
+    ctx: NativeCallContext,
+    array: &mut Array,
+    comparer: FnPtr,
+) -> Result<(), Box<EvalAltResult>> {
+    let mut kept: Array = Vec::with_capacity(array.len());
+    for item in array.iter() {
+        if let Some(last) = kept.last() {
+            let same = comparer.call_raw(&ctx, None, [last.clone(), item.clone()])?;
+            if same.as_bool().unwrap_or(false) {
+                continue;
+            }
+        }
+        kept.push(item.clone());
+    }
+    *array = kept;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -200,6 +301,39 @@ mod tests {
             }
             other => panic!("expected the time budget to stop the loop, got {other}"),
         }
+    }
+
+    // Rhai's own `sort` with a comparer ignored what the comparer threw and sorted on.
+    #[test]
+    fn a_comparer_that_throws_stops_sort_and_dedup() {
+        let (engine, _) = engine();
+        for script in [
+            r#"let a = [3, 1, 2]; a.sort(|x, y| throw "boom"); a"#,
+            r#"let a = [3, 1, 2]; a.sort_by(|x, y| throw "boom"); a"#,
+            r#"let a = [1, 1, 2]; a.dedup(|x, y| throw "boom"); a"#,
+        ] {
+            let err = engine.eval::<Array>(script).unwrap_err();
+            assert!(err.to_string().contains("boom"), "{script}: {err}");
+        }
+        let sorted: Array = engine
+            .eval("let a = [3, 1, 2, 5, 4, 1]; a.sort(|x, y| x - y); a")
+            .unwrap();
+        let sorted: Vec<i64> = sorted.into_iter().map(|d| d.as_int().unwrap()).collect();
+        assert_eq!(sorted, [1, 1, 2, 3, 4, 5]);
+        let desc: Array = engine
+            .eval("let a = [3, 1, 2]; a.sort(|x, y| x > y); a.dedup(|x, y| x == y); a")
+            .unwrap();
+        let desc: Vec<i64> = desc.into_iter().map(|d| d.as_int().unwrap()).collect();
+        assert_eq!(desc, [3, 2, 1]);
+        // Stable: equal keys keep their order.
+        let stable: Array = engine
+            .eval(r#"let a = [[1, "a"], [0, "b"], [1, "c"]]; a.sort(|x, y| x[0] - y[0]); a.map(|p| p[1])"#)
+            .unwrap();
+        let stable: Vec<String> = stable
+            .into_iter()
+            .map(|d| d.into_string().unwrap())
+            .collect();
+        assert_eq!(stable, ["b", "a", "c"]);
     }
 
     #[test]
