@@ -34,3 +34,23 @@ fn a_comparer_that_throws_stops_sort() {
     out.expect_code(1).stderr_has(&["boom"]);
     assert!(!out.stdout.contains("sorted"), "{}", out.stdout);
 }
+
+// `--jokers` took only 0 to 2 without saying so in `--help`, and refused 3 with clap's
+// "3 is not in 0..=2".
+#[test]
+fn jokers_say_their_range() {
+    let help = sandtable(&["odds", "--help"], None);
+    help.expect_code(0);
+    assert!(help.out().contains("0, 1 or 2"), "{}", help.stdout);
+    sandtable(&["odds", "card<=5", "--jokers", "3"], None)
+        .expect_code(2)
+        .stderr_has(&["a deck holds 0, 1 or 2 jokers, not `3`"]);
+}
+
+// `128d2` has exactly 2^128 outcomes; the refusal said "more than 2^128".
+#[test]
+fn exactly_two_to_the_128_outcomes_is_refused_truthfully() {
+    let out = sandtable(&["odds", "128d2"], None);
+    out.expect_code(1).stderr_has(&["2^128 or more"]);
+    assert!(!out.stderr.contains("more than 2^128"), "{}", out.stderr);
+}

@@ -54,9 +54,19 @@ pub struct OddsArgs {
     /// How face cards count in a card check [default: pass]
     #[arg(long, value_enum)]
     pub faces: Option<Faces>,
-    /// Jokers in the deck for a card check (they always fail) [default: 0]
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=2))]
+    /// Jokers in the deck for a card check: 0, 1 or 2 (they always fail) [default: 0]
+    #[arg(long, value_name = "0-2", value_parser = jokers)]
     pub jokers: Option<u32>,
+}
+
+/// `--jokers N`: a deck has two jokers at most.
+fn jokers(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if n <= 2 => Ok(n),
+        _ => Err(format!(
+            "a deck holds 0, 1 or 2 jokers, not `{text}` (a standard deck has two)"
+        )),
+    }
 }
 
 impl OddsArgs {

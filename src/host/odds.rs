@@ -31,8 +31,11 @@ pub const MAX_WORK: u64 = 10_000_000;
 /// Why odds could not be worked out exactly.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OddsError {
-    /// The number of outcomes does not fit in 128 bits.
-    #[error("too many outcomes to count exactly (more than 2^128)")]
+    /// The number of outcomes does not fit in 128 bits: it is 2^128 or more (`128d2` has
+    /// exactly 2^128).
+    #[error(
+        "too many outcomes to count exactly: 2^128 or more, and the most it counts is 2^128 - 1"
+    )]
     Overflow,
     /// The distribution has too many distinct values.
     #[error("the result takes more than {MAX_VALUES} distinct values")]
@@ -577,6 +580,19 @@ pub fn card_check(check: &CardCheck) -> Result<Dist, OddsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // `128d2` has exactly 2^128 outcomes, one too many for a `u128`; the error said "more
+    // than 2^128".
+    #[test]
+    fn exactly_two_to_the_128_outcomes_is_refused_truthfully() {
+        let dist = |text: &str| distribution(DiceExpr::parse(text).unwrap().node());
+        assert!(dist("127d2").is_ok());
+        let e = dist("128d2").unwrap_err();
+        assert_eq!(e, OddsError::Overflow);
+        let said = e.to_string();
+        assert!(!said.contains("more than 2^128"), "{said}");
+        assert!(said.contains("2^128 or more"), "{said}");
+    }
     use crate::host::dice::DiceExpr;
 
     fn dist(src: &str) -> Dist {
