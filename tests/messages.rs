@@ -54,3 +54,22 @@ fn exactly_two_to_the_128_outcomes_is_refused_truthfully() {
     out.expect_code(1).stderr_has(&["2^128 or more"]);
     assert!(!out.stderr.contains("more than 2^128"), "{}", out.stderr);
 }
+
+// A script's bad dice expression was quoted whole in the error: 830 KB of stderr for a
+// 400,000-character expression.
+#[test]
+fn a_huge_dice_expression_is_quoted_by_a_window() {
+    let ws = Workspace::new();
+    let script = ws.write(
+        "big.rhai",
+        "let e = \"\";\nfor i in 0..100000 { e += \"1d6+\"; }\ne += \"x\";\nroll(e);\n",
+    );
+    let out = ws.sandtable(&["run", script.to_str().unwrap(), "--seed", "1"], None);
+    out.expect_code(1)
+        .stderr_has(&["bad dice expression `…6+1d6+", "(character 1001 of 400001)"]);
+    assert!(
+        out.stderr.len() < 5_000,
+        "{} bytes of stderr",
+        out.stderr.len()
+    );
+}

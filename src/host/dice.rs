@@ -52,6 +52,10 @@ pub const MAX_SIDES: u32 = 1_000_000;
 pub const MAX_NUMBER: i64 = 1_000_000_000;
 /// The longest expression, in characters.
 pub const MAX_EXPR_LEN: usize = 1_000;
+
+/// Characters quoted either side of a problem when an error quotes a long expression
+/// ([`DiceError::excerpt`]).
+pub const EXCERPT_CONTEXT: usize = 30;
 /// The deepest nesting of parentheses.
 pub const MAX_NESTING: usize = 64;
 /// How many times one die may explode when `!` gives no cap.
@@ -456,6 +460,27 @@ impl DiceError {
     fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
+    }
+
+    /// `src` quoted for a one-line message: all of it when it is short (`` `1d6+2x` ``), else
+    /// a window of [`EXCERPT_CONTEXT`] characters either side of the problem, with `…` where
+    /// it is cut, and where the problem is (`` `…1d6+1d6+x` (character 400001 of 400001) ``),
+    /// so that a huge expression is never repeated whole.
+    pub fn excerpt(&self, src: &str) -> String {
+        let chars: Vec<char> = src.chars().collect();
+        if chars.len() <= 2 * EXCERPT_CONTEXT {
+            return format!("`{src}`");
+        }
+        let from = self.offset.saturating_sub(EXCERPT_CONTEXT).min(chars.len());
+        let to = (self.offset + EXCERPT_CONTEXT).min(chars.len()).max(from);
+        let lead = if from > 0 { "…" } else { "" };
+        let tail = if to < chars.len() { "…" } else { "" };
+        let shown: String = chars[from..to].iter().collect();
+        format!(
+            "`{lead}{shown}{tail}` (character {} of {})",
+            self.offset + 1,
+            chars.len()
+        )
     }
 
     /// The error's span as a byte range of `src` (for miette), clamped to `src`: a problem at
@@ -1353,6 +1378,27 @@ fn skip_group(chars: &[char], mut pos: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // A script's bad expression was quoted whole: 400 KB of message for a 400,000-character
+    // expression.
+    #[test]
+    fn an_error_quotes_a_long_expression_by_a_window() {
+        let short = "1d6+2x";
+        let e = DiceExpr::parse(short).unwrap_err();
+        assert_eq!(e.excerpt(short), "`1d6+2x`");
+        let long = format!("{}x", "1d6+".repeat(100));
+        let e = DiceExpr::parse(&long).unwrap_err();
+        let quoted = e.excerpt(&long);
+        assert!(quoted.starts_with("`…"), "{quoted}");
+        assert!(quoted.ends_with("+x` (character 401 of 401)"), "{quoted}");
+        assert!(
+            quoted.chars().count() < 2 * EXCERPT_CONTEXT + 40,
+            "{quoted}"
+        );
+        let huge = "1d6+".repeat(100_000);
+        let e = DiceExpr::parse(&huge).unwrap_err();
+        assert!(e.excerpt(&huge).len() < 200, "{}", e.excerpt(&huge));
+    }
 
     fn parse(src: &str) -> DiceExpr {
         DiceExpr::parse(src).unwrap_or_else(|e| panic!("`{src}` should parse: {e}"))

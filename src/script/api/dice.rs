@@ -51,7 +51,10 @@ impl DiceCache {
 
     fn roll(&self, state: &Shared, text: &str, why: Option<&str>) -> Res<Roll> {
         let bad = |e: crate::host::dice::DiceError| {
-            host_error_with_help(format!("bad dice expression `{text}`: {e}"), e.help.clone())
+            host_error_with_help(
+                format!("bad dice expression {}: {e}", e.excerpt(text)),
+                e.help.clone(),
+            )
         };
         let mut cache = self.parsed.borrow_mut();
         if !cache.contains_key(text) {
