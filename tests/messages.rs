@@ -73,3 +73,65 @@ fn a_huge_dice_expression_is_quoted_by_a_window() {
         out.stderr.len()
     );
 }
+
+/// Checks `yaml` as a scenario: it fails, and its diagnostic has every one of `needles` and
+/// none of `never`.
+#[track_caller]
+fn scenario_says(yaml: &str, needles: &[&str], never: &[&str]) {
+    let ws = Workspace::new();
+    ws.write("game.yaml", yaml);
+    let out = ws.sandtable(&["check", "game.yaml"], None);
+    out.expect_code(1).stderr_has(needles);
+    for n in never {
+        assert!(!out.stderr.contains(n), "stderr has {n:?}:\n{}", out.stderr);
+    }
+}
+
+// serde-saphyr's own words reached players: "invalid u32" for `count: 2.5` (the docs
+// promise "must be from 1 to 1000"), "set DuplicateKeyPolicy in Options if acceptable",
+// "use from_str_multiple", "budget breached: Nodes { nodes: 250001 }".
+#[test]
+fn yaml_mistakes_are_told_in_words() {
+    let count = SCENARIO.replace("count: 3, at: [14", "count: 2.5, at: [14");
+    scenario_says(
+        &count,
+        &[
+            "`count` must be a whole number from 1 to 1000, got 2.5",
+            "game.yaml:8:55]",
+        ],
+        &["u32"],
+    );
+    scenario_says(
+        &format!("seed: -4\n{SCENARIO}"),
+        &[
+            "expected a whole number from 0 to 18446744073709551615 here",
+            "game.yaml:1:7]",
+        ],
+        &["u64"],
+    );
+    scenario_says(
+        &format!("name: Again\n{SCENARIO}"),
+        &[
+            "`name` is given twice in the same place; keep one",
+            "game.yaml:2:1]",
+        ],
+        &["DuplicateKeyPolicy", "Options"],
+    );
+    scenario_says(
+        &format!("{SCENARIO}---\n{SCENARIO}"),
+        &[
+            "a second YAML document starts here (after `---`)",
+            "game.yaml:14:1]",
+        ],
+        &["from_str_multiple"],
+    );
+    let big = format!(
+        "{SCENARIO}data:\n  big: [{}]\n",
+        vec!["1"; 260_000].join(",")
+    );
+    scenario_says(
+        &big,
+        &["this file is too large or too deeply nested to read: it has more than 250000 values"],
+        &["budget breached", "Nodes {"],
+    );
+}

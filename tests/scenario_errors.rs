@@ -140,7 +140,7 @@ fn negative_count_is_located() {
         &base_with("at: [10, 13] }", "at: [10, 13], count: -1 }"),
         12,
         66,
-        &["invalid u32"],
+        &["`count` must be a whole number from 1 to 1000, got -1"],
     );
 }
 

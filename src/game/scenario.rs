@@ -104,7 +104,9 @@ struct UnitSpec {
     #[serde(default)]
     name: Option<String>,
     #[serde(default)]
-    count: Option<Spanned<u32>>,
+    /// Read as any number, so that `2.5` or `-1` is told the rule (a whole number from 1 to
+    /// [`MAX_COUNT`]) rather than the type it failed to parse as.
+    count: Option<Spanned<f64>>,
     at: Spanned<Point>,
     #[serde(default)]
     facing: Option<f64>,
@@ -718,17 +720,25 @@ impl Builder<'_> {
         for a in &spec.abilities {
             self.check_ability(a, known_abilities)?;
         }
-        let count = spec.count.as_ref().map_or(1, |c| c.value);
-        if let Some(c) = &spec.count
-            && (c.value == 0 || c.value > MAX_COUNT)
-        {
-            return Err(self.error(
-                c,
-                format!("`count` must be from 1 to {MAX_COUNT}, got {}", c.value),
-                "here",
-                None,
-            ));
-        }
+        let count = match &spec.count {
+            None => 1,
+            Some(c)
+                if c.value.fract() == 0.0 && (1.0..=f64::from(MAX_COUNT)).contains(&c.value) =>
+            {
+                c.value as u32
+            }
+            Some(c) => {
+                return Err(self.error(
+                    c,
+                    format!(
+                        "`count` must be a whole number from 1 to {MAX_COUNT}, got {}",
+                        c.value
+                    ),
+                    "here",
+                    None,
+                ));
+            }
+        };
         let base = spec.base.unwrap_or_else(|| ruleset.base_of(troop));
         base.validate()
             .map_err(|e| self.error(&spec.id, e.to_string(), "this unit's base", None))?;

@@ -4,8 +4,14 @@
 //! bad values, and gives [`Spanned`] values so that later checks (an unknown troop type, a
 //! misspelt ability) can point at the exact place too.
 
+use std::borrow::Cow;
+
 use serde::de::DeserializeOwned;
-use serde_saphyr::{Location, Spanned};
+use serde_saphyr::budget::BudgetBreach;
+use serde_saphyr::{
+    DefaultMessageFormatter, Error as YamlError, Location, MessageFormatter, Spanned,
+    UserMessageFormatter,
+};
 
 use crate::error::{Error, YamlDiagnostic, line_col_to_byte};
 
@@ -15,6 +21,7 @@ pub fn parse<T: DeserializeOwned>(name: &str, text: &str) -> Result<T, Error> {
     // a hostile file (a billion laughs, say) from exhausting memory.
     serde_saphyr::from_str::<T>(text).map_err(|err| {
         let rendered = err.render_with_options(serde_saphyr::render_options! {
+            formatter: &ForPlayers,
             snippets: serde_saphyr::SnippetMode::Off,
         });
         let message = strip_location(&rendered);
@@ -24,6 +31,119 @@ pub fn parse<T: DeserializeOwned>(name: &str, text: &str) -> Result<T, Error> {
             None => Error::other(format!("{name}: {message}"), help),
         }
     })
+}
+
+/// serde-saphyr's messages in words for players: its default ones name its own types and
+/// options ("invalid u32", "set DuplicateKeyPolicy in Options if acceptable", "use
+/// from_str_multiple", "budget breached: Nodes { nodes: 250001 }"), which mean nothing to
+/// someone writing a scenario.
+struct ForPlayers;
+
+impl MessageFormatter for ForPlayers {
+    fn format_message<'a>(&self, err: &'a YamlError) -> Cow<'a, str> {
+        match err {
+            YamlError::InvalidScalar { ty, .. } => Cow::Owned(expected_scalar(ty)),
+            YamlError::DuplicateMappingKey { key: Some(k), .. } => {
+                Cow::Owned(format!("`{k}` is given twice in the same place; keep one"))
+            }
+            YamlError::DuplicateMappingKey { key: None, .. } => {
+                Cow::Borrowed("this key is given twice in the same place; keep one")
+            }
+            YamlError::MultipleDocuments { .. } => Cow::Borrowed(
+                "a second YAML document starts here (after `---`); the file must hold one: remove \
+                 the `---` line and what follows it, or move it to a file of its own",
+            ),
+            YamlError::Budget { breach, .. } => Cow::Owned(format!(
+                "this file is too large or too deeply nested to read: {}",
+                too_much(breach)
+            )),
+            YamlError::Unexpected { expected, .. } if expected.ends_with("scalar") => {
+                Cow::Borrowed("expected a single value here, not a list or a map")
+            }
+            YamlError::NullIntoString { .. }
+            | YamlError::InvalidCharNull { .. }
+            | YamlError::InvalidCharNotSingleScalar { .. }
+            | YamlError::BinaryNotUtf8 { .. }
+            | YamlError::BytesNotSupportedMissingBinaryTag { .. }
+            | YamlError::CannotBorrowTransformedString { .. }
+            | YamlError::RecursiveReferencesRequireWeakTypes { .. }
+            | YamlError::InvalidBooleanStrict { .. }
+            | YamlError::AliasReplayCounterOverflow { .. }
+            | YamlError::AliasReplayLimitExceeded { .. }
+            | YamlError::AliasExpansionLimitExceeded { .. }
+            | YamlError::AliasReplayStackDepthExceeded { .. } => {
+                UserMessageFormatter.format_message(err)
+            }
+            _ => DefaultMessageFormatter.format_message(err),
+        }
+    }
+}
+
+/// What a value that does not parse as `ty` should have been.
+fn expected_scalar(ty: &str) -> String {
+    let max = match ty {
+        "u8" => Some(u64::from(u8::MAX)),
+        "u16" => Some(u64::from(u16::MAX)),
+        "u32" => Some(u64::from(u32::MAX)),
+        "u64" | "usize" => Some(u64::MAX),
+        _ => None,
+    };
+    match (max, ty) {
+        (Some(max), _) => format!("expected a whole number from 0 to {max} here"),
+        (None, "i8" | "i16" | "i32" | "i64" | "isize" | "i128") => {
+            "expected a whole number here".into()
+        }
+        (None, "floating point" | "f32" | "f64") => "expected a number here".into(),
+        (None, "boolean" | "bool") => "expected `true` or `false` here".into(),
+        (None, "char") => "expected a single character here".into(),
+        (None, other) => format!("expected a {other} here"),
+    }
+}
+
+/// Which of serde-saphyr's reading limits a file broke, in words, with the limit.
+fn too_much(breach: &BudgetBreach) -> String {
+    let limits = serde_saphyr::Budget::default();
+    match breach {
+        BudgetBreach::Nodes { .. } => format!(
+            "it has more than {} values (lists, maps and single values)",
+            limits.max_nodes
+        ),
+        BudgetBreach::Events { .. } => {
+            format!("it has more than {} parts", limits.max_events)
+        }
+        BudgetBreach::Depth { .. } => {
+            format!(
+                "lists and maps are nested more than {} deep",
+                limits.max_depth
+            )
+        }
+        BudgetBreach::Documents { .. } => {
+            format!("it holds more than {} documents", limits.max_documents)
+        }
+        BudgetBreach::ScalarBytes { .. } => format!(
+            "its values hold more than {} bytes of text",
+            limits.max_total_scalar_bytes
+        ),
+        BudgetBreach::Anchors { .. } => {
+            format!(
+                "it defines more than {} anchors (`&name`)",
+                limits.max_anchors
+            )
+        }
+        BudgetBreach::MergeKeys { .. } => {
+            format!(
+                "it has more than {} merge keys (`<<`)",
+                limits.max_merge_keys
+            )
+        }
+        BudgetBreach::Aliases { .. }
+        | BudgetBreach::AliasAnchorRatio { .. }
+        | BudgetBreach::RecordedAnchorEvents { .. }
+        | BudgetBreach::RecordedAnchorBytes { .. } => {
+            "its aliases (`*name`) repeat too much of it".into()
+        }
+        _ => "it is too complex".into(),
+    }
 }
 
 /// A diagnostic at a location in a YAML file.
