@@ -135,3 +135,50 @@ fn yaml_mistakes_are_told_in_words() {
         &["budget breached", "Nodes {"],
     );
 }
+
+// A bad table or grid, and an ability given to a troop type it is not for, were told
+// without a line or column.
+#[test]
+fn table_grid_and_abilities_are_located() {
+    scenario_says(
+        &SCENARIO.replace("width: 36, depth: 24", "width: 0, depth: 24"),
+        &[
+            "the table must be more than 0 and at most 10,000 inches each way, got 0 x 24",
+            "game.yaml:3:8]",
+        ],
+        &[],
+    );
+    scenario_says(
+        &SCENARIO.replace(
+            "table: { width: 36, depth: 24 }",
+            "grid: { columns: 0, rows: 3, area: 6 }",
+        ),
+        &["a grid needs at least one column and row", "game.yaml:3:7]"],
+        &[],
+    );
+    let light = SCENARIO.replace(
+        "type: heavy_infantry, count: 3, at: [14, 6] }",
+        "type: light_infantry, count: 3, at: [14, 6], abilities: [testudo] }",
+    );
+    scenario_says(
+        &light,
+        &[
+            "`legionary_1` is light infantry and may not have Roman Testudo (`testudo`)",
+            "game.yaml:8:83]",
+            "not for this troop type",
+        ],
+        &[],
+    );
+    let by_troop = format!(
+        "{}abilities:\n  light_infantry: [testudo]\n",
+        SCENARIO.replace(
+            "type: heavy_infantry, count: 3, at: [14",
+            "type: light_infantry, count: 3, at: [14"
+        )
+    );
+    scenario_says(
+        &by_troop,
+        &["may not have Roman Testudo (`testudo`)", "game.yaml:14:20]"],
+        &[],
+    );
+}

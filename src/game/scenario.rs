@@ -174,9 +174,9 @@ struct ScenarioFile {
     #[serde(default)]
     seed: Option<Spanned<u64>>,
     #[serde(default)]
-    table: Option<TableSpec>,
+    table: Option<Spanned<TableSpec>>,
     #[serde(default)]
-    grid: Option<GridSpec>,
+    grid: Option<Spanned<GridSpec>>,
     #[serde(default)]
     first: Option<Spanned<String>>,
     #[serde(default)]
@@ -237,6 +237,46 @@ pub struct Scenario {
     pub decks: BTreeMap<String, DeckPlan>,
     /// House-rule scripts, loaded after the ruleset, in order.
     pub house_rules: Vec<PathBuf>,
+    /// Where the file gives each unit each ability, to point at when an ability turns out
+    /// not to be for the unit's troop type (known only once its script has said so).
+    pub ability_places: AbilityPlaces,
+}
+
+/// Where a scenario file gives units their abilities: the file's name and text, and for
+/// each (unit id, ability) the bytes of the name that gave it (the unit's own `abilities:`
+/// list, else the scenario's `abilities:` for its troop type). An ability from the ruleset's
+/// troop chart has no place here.
+#[derive(Clone, Debug, Default)]
+pub struct AbilityPlaces {
+    name: String,
+    text: std::sync::Arc<str>,
+    places: BTreeMap<(String, String), std::ops::Range<usize>>,
+}
+
+impl AbilityPlaces {
+    /// An error about `unit` having `ability`: at the place in the file that gave it, if
+    /// the file did, else a plain one.
+    pub fn error(
+        &self,
+        unit: &str,
+        ability: &str,
+        message: String,
+        label: &str,
+        help: Option<String>,
+    ) -> Error {
+        match self.places.get(&(unit.to_string(), ability.to_string())) {
+            Some(bytes) => crate::error::YamlDiagnostic::new(
+                &self.name,
+                self.text.to_string(),
+                bytes.clone(),
+                message,
+                label,
+                help,
+            )
+            .into(),
+            None => Error::other(message, help),
+        }
+    }
 }
 
 impl Scenario {
@@ -268,6 +308,7 @@ impl Scenario {
             path,
             name: &name,
             text,
+            ability_places: Default::default(),
         }
         .build(file)
     }
@@ -279,6 +320,8 @@ struct Builder<'a> {
     path: &'a Path,
     name: &'a str,
     text: &'a str,
+    /// Where each unit was given each ability (see [`AbilityPlaces`]).
+    ability_places: std::cell::RefCell<BTreeMap<(String, String), std::ops::Range<usize>>>,
 }
 
 impl Builder<'_> {
@@ -484,6 +527,11 @@ impl Builder<'_> {
             battlefield,
             decks,
             house_rules,
+            ability_places: AbilityPlaces {
+                name: self.name.to_string(),
+                text: self.text.into(),
+                places: self.ability_places.take(),
+            },
         })
     }
 
@@ -559,20 +607,21 @@ impl Builder<'_> {
 
     fn table(&self, file: &ScenarioFile) -> Result<Battlefield, Error> {
         let grid = match &file.grid {
-            Some(g) => {
+            Some(spanned) => {
+                let g = &spanned.value;
                 let grid = Grid {
                     columns: g.columns,
                     rows: g.rows,
                     area: g.area,
                 };
                 grid.validate()
-                    .map_err(|e| Error::other(format!("{}: grid: {e}", self.name), None))?;
+                    .map_err(|e| self.error(spanned, format!("grid: {e}"), "this grid", None))?;
                 Some(grid)
             }
             None => None,
         };
         let (width, depth) = match (&file.table, &grid) {
-            (Some(t), _) => (t.width, t.depth),
+            (Some(t), _) => (t.value.width, t.value.depth),
             (None, Some(g)) => (g.width(), g.depth()),
             (None, None) => (72.0, 48.0),
         };
@@ -583,13 +632,20 @@ impl Builder<'_> {
             && width <= 10_000.0
             && depth <= 10_000.0)
         {
-            return Err(Error::other(
-                format!(
-                    "{}: the table must be between 0 and 10,000 inches each way, got {width} x {depth}",
-                    self.name
-                ),
-                None,
-            ));
+            let message = format!(
+                "the table must be more than 0 and at most 10,000 inches each way, got {width} x {depth}"
+            );
+            let help = Some(
+                "give `width` and `depth` in inches, e.g. `table: { width: 72, depth: 48 }`".into(),
+            );
+            return Err(match &file.table {
+                Some(t) => self.error(t, message, "this table", help),
+                // The grid made the table: it is the grid that is too large.
+                None => match &file.grid {
+                    Some(g) => self.error(g, message, "this grid's table", None),
+                    None => Error::other(format!("{}: {message}", self.name), None),
+                },
+            });
         }
         let mut b = Battlefield::new(width, depth);
         b.grid = grid;
@@ -771,13 +827,27 @@ impl Builder<'_> {
                 abilities.push(a.value.clone());
             }
         }
+        let id_of = |i: u32| {
+            if spec.count.is_some() {
+                format!("{}_{}", spec.id.value, i + 1)
+            } else {
+                spec.id.value.clone()
+            }
+        };
+        {
+            let mut places = self.ability_places.borrow_mut();
+            let given = troop_abilities.get(&spec.troop.value).into_iter().flatten();
+            // The unit's own list last, so that it is the place named when both give one.
+            for a in given.chain(&spec.abilities) {
+                let bytes = yaml::bytes_of(self.text, &a.referenced);
+                for i in 0..count {
+                    places.insert((id_of(i), a.value.clone()), bytes.clone());
+                }
+            }
+        }
         Ok((0..count)
             .map(|i| Unit {
-                id: if spec.count.is_some() {
-                    format!("{}_{}", spec.id.value, i + 1)
-                } else {
-                    spec.id.value.clone()
-                },
+                id: id_of(i),
                 name: spec.name.clone().unwrap_or_else(|| troop.name.clone()),
                 side: side.to_string(),
                 troop: spec.troop.value.clone(),

@@ -155,15 +155,19 @@ pub fn diagnostic(
     label: &str,
     help: Option<String>,
 ) -> YamlDiagnostic {
+    YamlDiagnostic::new(name, text, bytes_of(text, loc), message, label, help)
+}
+
+/// The bytes of `text` a location covers (the token starting there when it has no span).
+pub fn bytes_of(text: &str, loc: &Location) -> std::ops::Range<usize> {
     let span = loc.span();
-    let bytes = match (span.byte_offset(), span.byte_len()) {
+    match (span.byte_offset(), span.byte_len()) {
         (Some(start), Some(len)) if len > 0 => start as usize..(start + len) as usize,
         _ => {
             let start = line_col_to_byte(text, loc.line() as usize, loc.column() as usize);
             start..start + token_len(&text[start.min(text.len())..])
         }
-    };
-    YamlDiagnostic::new(name, text, bytes, message, label, help)
+    }
 }
 
 /// A diagnostic at a spanned value.

@@ -353,13 +353,16 @@ impl Session {
             for name in &unit.abilities {
                 let meta = &loaded.list[name].meta;
                 if !meta.allows_troop(&unit.troop) {
-                    return Err(Error::other(
+                    return Err(self.scenario.ability_places.error(
+                        &unit.id,
+                        name,
                         format!(
                             "`{}` is {} and may not have {} (`{name}`)",
                             unit.id,
                             unit.troop.replace('_', " "),
                             meta.name
                         ),
+                        "not for this troop type",
                         Some(format!(
                             "{} is for: {}",
                             meta.name,
