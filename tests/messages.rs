@@ -182,3 +182,27 @@ fn table_grid_and_abilities_are_located() {
         &[],
     );
 }
+
+// A house rule given by `--with` or `:with` that was a folder or a FIFO was reported as
+// "no house rule at ...", as if it did not exist.
+#[cfg(unix)]
+#[test]
+fn a_house_rule_that_is_a_folder_or_a_fifo_says_so() {
+    let ws = Workspace::new();
+    ws.write("game.yaml", SCENARIO);
+    std::fs::create_dir(ws.path().join("folder.rhai")).expect("a folder");
+    let made = std::process::Command::new("mkfifo")
+        .arg("fifo.rhai")
+        .current_dir(ws.path())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo made a FIFO");
+    ws.sandtable(&["play", "game.yaml", "--with", "folder.rhai"], None)
+        .expect_code(1)
+        .stderr_has(&["`folder.rhai` is a folder, not a house rule file"]);
+    ws.sandtable(&["play", "game.yaml"], Some(":with fifo.rhai\n"))
+        .stderr_has(&["`fifo.rhai` is not a regular file (a pipe or a device, say)"]);
+    ws.sandtable(&["play", "game.yaml", "--with", "none.rhai"], None)
+        .expect_code(1)
+        .stderr_has(&["no house rule at `none.rhai`: there is no such file"]);
+}

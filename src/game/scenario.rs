@@ -973,11 +973,24 @@ impl Builder<'_> {
 /// `rules` with `path` after them: it must be a `.rhai` file, named unlike every rule already
 /// there.
 pub fn house_rules_with(rules: &[PathBuf], path: &Path) -> Result<Vec<PathBuf>, Error> {
-    if path.extension().is_none_or(|e| e != "rhai") || !path.is_file() {
-        return Err(Error::other(
-            format!("no house rule at `{}`", path.display()),
-            Some("a house rule is a `.rhai` file: `--with house/my_rule.rhai`".into()),
-        ));
+    let shown = path.display();
+    let help = Some("a house rule is a `.rhai` file: `--with house/my_rule.rhai`".to_string());
+    let refused = match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Some(format!("no house rule at `{shown}`: there is no such file"))
+        }
+        Err(e) => Some(format!("the house rule `{shown}` cannot be read: {e}")),
+        Ok(m) if m.is_dir() => Some(format!("`{shown}` is a folder, not a house rule file")),
+        Ok(m) if !m.is_file() => Some(format!(
+            "`{shown}` is not a regular file (a pipe or a device, say), so it cannot be a house rule"
+        )),
+        Ok(_) if path.extension().is_none_or(|e| e != "rhai") => Some(format!(
+            "`{shown}` is not a house rule: its name does not end in `.rhai`"
+        )),
+        Ok(_) => None,
+    };
+    if let Some(message) = refused {
+        return Err(Error::other(message, help));
     }
     let name = house_rule_name(path);
     if rules.iter().any(|r| house_rule_name(r) == name) {
