@@ -46,6 +46,11 @@ pub struct Limits {
     pub max_map_size: usize,
     /// Variables in scope.
     pub max_variables: usize,
+    /// Variables the top levels of the rule scripts, the house rules and the prompt's
+    /// lines may keep between them, in the scope every call starts from. Fewer than
+    /// [`Limits::max_variables`], so that a call always has room for its own: a house rule
+    /// that filled the scope made every later call fail, blamed on the ruleset.
+    pub max_top_level_variables: usize,
     /// Functions defined in one script.
     pub max_functions: usize,
     /// Modules one script may import.
@@ -65,6 +70,7 @@ impl Default for Limits {
             max_array_size: 100_000,
             max_map_size: 10_000,
             max_variables: 10_000,
+            max_top_level_variables: 5_000,
             max_functions: 10_000,
             max_modules: 64,
             time_budget: Duration::from_secs(2),

@@ -195,6 +195,16 @@ impl Sources {
                     limits.max_string_size, limits.max_array_size, limits.max_map_size
                 )),
             ),
+            EvalAltResult::ErrorTooManyVariables(_) => (
+                format!(
+                    "too many variables: the top levels of the scripts and the prompt's lines may keep {} between them, and a call may use {} in all",
+                    limits.max_top_level_variables, limits.max_variables
+                ),
+                Some(
+                    "keep values in one map (`let bonus = #{ attack: 1, reach: 2 }`) or inside functions, and at the prompt assign with `x = ...` rather than a new `let x`"
+                        .into(),
+                ),
+            ),
             EvalAltResult::ErrorTooManyModules(_) => (
                 format!("more than {} modules imported", limits.max_modules),
                 None,

@@ -538,9 +538,18 @@ impl Session {
             state.mark()
         };
         let scope = keep_scope.then(|| self.scope.clone());
+        // A top level keeps its variables in the scope every later call starts from: it may
+        // fill only part of it (see `Limits::max_top_level_variables`).
+        if keep_scope {
+            self.engine
+                .set_max_variables(self.limits.max_top_level_variables);
+        }
         self.budget.start(self.limits.time_budget);
         let result = f(&self.engine, &mut self.scope);
         self.budget.stop();
+        if keep_scope {
+            self.engine.set_max_variables(self.limits.max_variables);
+        }
         match result {
             Ok(value) => Ok(value),
             Err(e) => {
