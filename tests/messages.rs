@@ -231,3 +231,49 @@ fn a_house_rule_with_too_many_variables_is_blamed_at_its_line() {
     with.expect_code(1).stderr_has(&needles);
     assert!(!with.stderr.contains("rules.rhai"), "{}", with.stderr);
 }
+
+// Terminal escape codes in a unit's or a scenario's name, or in what a script prints, were
+// written raw: they could clear the screen, retitle the window or fake a prompt.
+#[test]
+fn names_with_escape_codes_are_printed_safely() {
+    let yaml = SCENARIO
+        .replace("name: Test", "name: \"Evil\\e[2J\\rscenario\"")
+        .replace(
+            "{ id: legionary, type",
+            "{ id: legionary, name: \"Bad\\e]0;pwned\\aGuy\\u202e\", type",
+        );
+    let ws = Workspace::new();
+    ws.write("game.yaml", &yaml);
+    let lines = ":units\n:show legionary_1\n:map\nprint(unit(\"legionary_1\").name)\nsay(\"x\\x1b[2Jy\")\nif true { throw \"red\\x1b[31mtext\" }\n";
+    let out = ws.sandtable(&["play", "game.yaml", "--seed", "1"], Some(lines));
+    for (what, text) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        assert!(
+            !text.contains(['\x1b', '\r', '\x07', '\u{202e}']),
+            "{what} has a raw escape:\n{text}"
+        );
+    }
+    out.stdout_has(&[
+        "scenario Evil\\u001b[2J\\rscenario",
+        "Bad\\u001b]0;pwned\\u0007Guy\\u202e",
+        "x\\u001b[2Jy",
+    ]);
+    out.stderr_has(&["red\\u001b[31mtext"]);
+    // A `--json` line stays JSON, and reads back as the name itself.
+    let json = ws.sandtable(
+        &["play", "game.yaml", "--seed", "1", "--json"],
+        Some("print(unit(\"legionary_1\").name)\n"),
+    );
+    assert!(
+        !json.stdout.contains(['\x1b', '\u{202e}']),
+        "{}",
+        json.stdout
+    );
+    let names: Vec<String> = common::json_lines(&json.stdout)
+        .iter()
+        .filter_map(|v| v.get("text").and_then(|t| t.as_str()).map(str::to_string))
+        .collect();
+    assert!(
+        names.iter().any(|n| n == "Bad\x1b]0;pwned\x07Guy\u{202e}"),
+        "{names:?}"
+    );
+}

@@ -112,7 +112,8 @@ fn notice(rules: &Rules, mut changed: Vec<PathBuf>) -> String {
     let mut out = String::new();
     if let Some(i) = changed.iter().position(|p| same_file(p, &rules.scenario)) {
         changed.remove(i);
-        let scenario = rules.scenario.display();
+        let scenario = rules.scenario.display().to_string();
+        let scenario = super::printable::printable(&scenario);
         out.push_str(&format!(
             "{scenario} changed: `:load {scenario}` starts a game of it\n"
         ));
@@ -126,6 +127,7 @@ fn notice(rules: &Rules, mut changed: Vec<PathBuf>) -> String {
         .map(|p| p.strip_prefix(root).unwrap_or(p).display().to_string())
         .collect();
     let names = names.join(", ");
+    let names = super::printable::printable(&names);
     match check(rules) {
         Ok(()) => out.push_str(&format!(
             "{names} changed: the new rules take effect from your next line\n"

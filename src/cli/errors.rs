@@ -23,7 +23,8 @@ pub(crate) fn report_error(e: &Error, json: bool) {
     if json {
         super::write_err(&error_line(error_object(e)));
     } else {
-        super::write_err(&render_error(e));
+        // Made printable, and coloured only when nothing needed it: see `render_error`.
+        super::write_err_styled(&render_error(e));
     }
 }
 
@@ -40,19 +41,26 @@ pub(crate) fn report_warning(message: &str, json: bool) {
     }
 }
 
-/// Renders an error as a miette report: coloured on a terminal, plain otherwise.
+/// Renders an error as a miette report, [printable](super::printable::printable): coloured on
+/// a terminal, plain otherwise. A report of shared text that would act on the terminal (a
+/// name or a script line with escape codes) is shown plain, with those codes written out,
+/// since sandtable's own colours cannot be told from a name's once mixed in.
 pub fn render_error(e: &Error) -> String {
-    let theme = if super::colour(std::io::stderr().is_terminal()) {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
+    let render = |theme: GraphicalTheme| {
+        let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+        let mut out = String::new();
+        if handler.render_report(&mut out, e).is_err() {
+            out = format!("error: {e}\n");
+        }
+        out
     };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
-    let mut out = String::new();
-    if handler.render_report(&mut out, e).is_err() {
-        out = format!("error: {e}\n");
+    let plain = render(GraphicalTheme::unicode_nocolor());
+    match super::printable::printable(&plain) {
+        std::borrow::Cow::Borrowed(_) if super::colour(std::io::stderr().is_terminal()) => {
+            render(GraphicalTheme::unicode())
+        }
+        safe => safe.into_owned(),
     }
-    out
 }
 
 /// The JSON form of an error, its fields in this order.

@@ -87,7 +87,10 @@ pub fn draw(state: &GameState, columns: usize, colour: bool) -> String {
         }
         grid[r][c] = Cell::Figure(i);
     }
+    // Names come from shared files: made printable before any colour goes round them, since
+    // a coloured map is written as it is (`write_out_styled`).
     let paint = |text: &str, side: usize| {
+        let text = super::printable::printable(text);
         if colour {
             format!("{}{text}{RESET}", COLOURS[side % COLOURS.len()])
         } else {

@@ -20,6 +20,7 @@ mod journal;
 pub mod map;
 mod odds;
 mod play;
+pub mod printable;
 mod roll;
 mod run;
 mod sim;
@@ -315,8 +316,15 @@ fn flush_events(session: &mut Session, json: bool) {
     write_out(&command::render(&session.take_events(), json));
 }
 
-/// Writes to standard error, ignoring failure: there is nowhere left to report it.
+/// Writes to standard error, ignoring failure: there is nowhere left to report it. The text is
+/// made [`printable`](printable::printable) first: nothing in it acts on the terminal.
 pub(crate) fn write_err(text: &str) {
+    write_err_styled(&printable::printable(text));
+}
+
+/// Writes to standard error as it is: only for text whose shared parts were made printable
+/// before sandtable coloured it (a miette report, see `errors::render_error`).
+pub(crate) fn write_err_styled(text: &str) {
     use std::io::Write;
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
@@ -325,8 +333,15 @@ pub(crate) fn write_err(text: &str) {
 static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Writes to standard output; once the reader has gone, stops writing instead of panicking
-/// as `print!` does.
+/// as `print!` does. The text is made [`printable`](printable::printable) first: nothing in
+/// it acts on the terminal.
 pub(crate) fn write_out(text: &str) {
+    write_out_styled(&printable::printable(text));
+}
+
+/// Writes to standard output as it is: only for text whose shared parts were made printable
+/// before sandtable coloured it (the map).
+pub(crate) fn write_out_styled(text: &str) {
     use std::io::Write;
     use std::sync::atomic::Ordering;
     if STDOUT_CLOSED.load(Ordering::Relaxed) {

@@ -249,7 +249,11 @@ fn carry_out(
         Ok(Reply::Map) => {
             if !json {
                 let colour = super::colour(std::io::stdout().is_terminal());
-                outln!("{}", map::draw(&session.state(), map::COLUMNS, colour));
+                // Coloured: its names were made printable before they were painted.
+                super::write_out_styled(&format!(
+                    "{}\n",
+                    map::draw(&session.state(), map::COLUMNS, colour)
+                ));
             }
             Some(true)
         }
@@ -388,7 +392,8 @@ fn prompt(session: &Session, continuing: bool) -> String {
         return "... ".into();
     }
     let state = session.state();
-    format!("turn {} · {} > ", state.turn, state.active_side)
+    let side = super::printable::printable(&state.active_side).into_owned();
+    format!("turn {} · {side} > ", state.turn)
 }
 
 fn history_file() -> Option<PathBuf> {

@@ -112,10 +112,11 @@ pub fn run(
             Reply::Map => {
                 if !common.json {
                     let colour = super::colour(std::io::stdout().is_terminal());
-                    outln!(
-                        "{}",
+                    // Coloured: its names were made printable before they were painted.
+                    super::write_out_styled(&format!(
+                        "{}\n",
                         super::map::draw(&session.state(), super::map::COLUMNS, colour)
-                    );
+                    ));
                 }
             }
             Reply::Text(t) | Reply::Unwritten { text: t, .. } => {
