@@ -72,6 +72,18 @@ fn a_huge_dice_expression_is_quoted_by_a_window() {
         "{} bytes of stderr",
         out.stderr.len()
     );
+    // Typed as a line, its diagnostic shows a window of the line, at its real column.
+    let batch = ws.write("big.txt", &format!("roll {}x\n", "1d6+".repeat(100_000)));
+    let out = ws.sandtable(&["run", batch.to_str().unwrap(), "--seed", "1"], None);
+    out.expect_code(1).stderr_has(&[
+        "expression too long: 400001 characters (at most 1000)",
+        "big.txt:1:1006]",
+    ]);
+    assert!(
+        out.stderr.len() < 5_000,
+        "{} bytes of stderr",
+        out.stderr.len()
+    );
 }
 
 /// Checks `yaml` as a scenario: it fails, and its diagnostic has every one of `needles` and
