@@ -33,6 +33,11 @@ pub enum ImportRefused {
 /// Largest script file an import may read.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
+/// Imports nested inside imports (a module importing a module importing ...). Each level
+/// takes the native stack: two modules importing each other overflowed it and aborted the
+/// program, and a chain of 400 did so on the main thread (a `sim` thread has a quarter of it).
+pub const MAX_IMPORT_DEPTH: usize = 16;
+
 /// The modules imported so far, each evaluated once. A module's top level runs in the game
 /// (it may roll a die), so a session that starts a new battle empties it: every battle then
 /// runs it afresh at its first import, whichever battles came before (which is what keeps
@@ -58,6 +63,8 @@ impl ModuleCache {
 pub struct ConfinedResolver {
     roots: Vec<PathBuf>,
     cache: ModuleCache,
+    /// The modules being evaluated, outermost first: an import of one of them is a circle.
+    loading: RefCell<Vec<PathBuf>>,
 }
 
 impl ConfinedResolver {
@@ -74,6 +81,7 @@ impl ConfinedResolver {
                 .filter_map(|r| r.canonicalize().ok())
                 .collect(),
             cache,
+            loading: RefCell::default(),
         }
     }
 
@@ -105,6 +113,45 @@ impl ConfinedResolver {
         if let Some(m) = self.cache.0.borrow().get(file) {
             return Ok(m.clone());
         }
+        {
+            let loading = self.loading.borrow();
+            if let Some(first) = loading.iter().position(|f| f == file) {
+                let circle: Vec<String> = loading[first..]
+                    .iter()
+                    .chain(std::iter::once(&file.to_path_buf()))
+                    .map(|f| format!("`{}`", file_name(f)))
+                    .collect();
+                return Err(format!(
+                    "modules import each other in a circle: {}; a module may not import itself, even through others",
+                    circle.join(" imports ")
+                )
+                .into());
+            }
+            if loading.len() >= MAX_IMPORT_DEPTH {
+                return Err(format!(
+                    "imports nested more than {MAX_IMPORT_DEPTH} deep (a module importing a module importing ...): `{}` is one too many",
+                    file_name(file)
+                )
+                .into());
+            }
+        }
+        self.loading.borrow_mut().push(file.to_path_buf());
+        let module = self.read_and_run(engine, file);
+        self.loading.borrow_mut().pop();
+        let module = module?;
+        self.cache
+            .0
+            .borrow_mut()
+            .insert(file.to_path_buf(), module.clone());
+        Ok(module)
+    }
+
+    /// Reads, compiles and runs one module's file.
+    fn read_and_run(
+        &self,
+        engine: &Engine,
+        file: &Path,
+    ) -> Result<Shared<Module>, Box<EvalAltResult>> {
         let too_big = std::fs::metadata(file)
             .map(|m| m.len() > MAX_SCRIPT_BYTES)
             .unwrap_or(true);
@@ -121,13 +168,16 @@ impl ConfinedResolver {
             ))
         })?;
         ast.set_source(file.display().to_string());
-        let module: Shared<Module> = Module::eval_ast_as_new(Scope::new(), &ast, engine)?.into();
-        self.cache
-            .0
-            .borrow_mut()
-            .insert(file.to_path_buf(), module.clone());
-        Ok(module)
+        Ok(Module::eval_ast_as_new(Scope::new(), &ast, engine)?.into())
     }
+}
+
+/// A module's file name, for messages.
+fn file_name(file: &Path) -> String {
+    file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 impl ModuleResolver for ConfinedResolver {
@@ -199,6 +249,49 @@ mod tests {
         .unwrap();
         let r = ConfinedResolver::new(vec![dir.path().to_path_buf()]);
         assert!(matches!(r.locate("link"), Err(ImportRefused::Outside(..))));
+    }
+
+    // Guards against modules importing each other: the program overflowed its stack and
+    // aborted.
+    #[test]
+    fn modules_importing_each_other_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.rhai"), "import \"b\" as b; fn a() { 1 }").unwrap();
+        std::fs::write(dir.path().join("b.rhai"), "import \"a\" as a; fn b() { 2 }").unwrap();
+        let mut engine = Engine::new();
+        engine.set_module_resolver(ConfinedResolver::new(vec![dir.path().to_path_buf()]));
+        let err = engine.eval::<i64>("import \"a\" as a; 1").unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "modules import each other in a circle: `a.rhai` imports `b.rhai` imports `a.rhai`"
+            ),
+            "{err}"
+        );
+    }
+
+    // Guards the depth of imports: a chain of 400 modules overflowed the stack.
+    #[test]
+    fn imports_nested_too_deep_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = MAX_IMPORT_DEPTH + 1;
+        for i in 0..n {
+            let text = format!("import \"m{}\" as m; fn f() {{ {i} }}", i + 1);
+            std::fs::write(dir.path().join(format!("m{i}.rhai")), text).unwrap();
+        }
+        std::fs::write(dir.path().join(format!("m{n}.rhai")), "fn f() { 0 }").unwrap();
+        // A fresh engine each time: the modules of one import stay in its resolver's cache.
+        let engine = || {
+            let mut engine = Engine::new();
+            engine.set_module_resolver(ConfinedResolver::new(vec![dir.path().to_path_buf()]));
+            engine
+        };
+        // `m2` to `m17`: 16 modules, each inside the one before, are allowed; one more is not.
+        assert!(engine().eval::<i64>("import \"m2\" as m; 1").is_ok());
+        let err = engine().eval::<i64>("import \"m1\" as m; 1").unwrap_err();
+        assert!(
+            err.to_string().contains("imports nested more than 16 deep"),
+            "{err}"
+        );
     }
 
     #[test]
