@@ -91,3 +91,72 @@ fn the_testudo_of_the_abilities_guide_is_the_script() {
     let listing = &listing[..listing.find("```").expect("its end")];
     assert_eq!(listing, body);
 }
+
+// Guards docs/security.md against naming tests that do not exist: each limit there names
+// the test that guards it (`tests/FILE.rs` `test_name`, or `hostile/CASE` for a case of the
+// hostile corpus), and a renamed or removed test would leave the limit unguarded unseen.
+#[test]
+fn every_test_the_security_page_names_exists() {
+    let root = common::project();
+    let page = std::fs::read_to_string(root.join("docs/security.md")).expect("docs/security.md");
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for line in page.lines() {
+        // The names in backticks, in order, each with the text just before it.
+        let pieces: Vec<&str> = line.split('`').collect();
+        // Where the names that follow belong: a source file, or the corpus.
+        let mut context: Option<String> = None;
+        for i in (1..pieces.len()).step_by(2) {
+            let (before, name) = (pieces[i - 1], pieces[i]);
+            // A list goes on only through ", " or the space after its file.
+            if ![", ", " "].contains(&before) {
+                context = None;
+            }
+            if (name.starts_with("tests/") || name.starts_with("src/")) && name.ends_with(".rs") {
+                if !root.join(name).is_file() {
+                    missing.push(format!("{name} (no such file)"));
+                }
+                context = Some(name.to_string());
+                continue;
+            }
+            let (file, name) = match name.strip_prefix("hostile/") {
+                Some(case) => {
+                    context = Some("hostile".to_string());
+                    ("hostile".to_string(), case)
+                }
+                None => match &context {
+                    Some(file) => (file.clone(), name),
+                    None => continue,
+                },
+            };
+            if !name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            {
+                // `loop_*`, a family of cases, or `NAME`, a placeholder.
+                continue;
+            }
+            checked += 1;
+            let exists = if file == "hostile" {
+                ["rhai", "lines"]
+                    .iter()
+                    .any(|ext| root.join(format!("tests/hostile/{name}.{ext}")).is_file())
+            } else {
+                std::fs::read_to_string(root.join(&file))
+                    .is_ok_and(|text| text.contains(&format!("fn {name}(")))
+            };
+            if !exists {
+                missing.push(format!("{file}: {name}"));
+            }
+        }
+    }
+    assert!(
+        checked > 50,
+        "only {checked} tests found named in docs/security.md"
+    );
+    assert!(
+        missing.is_empty(),
+        "docs/security.md names tests that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
