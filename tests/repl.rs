@@ -432,3 +432,24 @@ fn piped_input_leaves_unsaved_changes_without_asking() {
             .stdout_lacks("2d6: ");
     }
 }
+
+// Guards a quote inside a line of Rhai: it is Rhai's string, not a verb's quoted word, so
+// `print("still " + 42)` prints rather than failing as "this quote is never closed"; a verb's
+// own unclosed quote is still pointed at.
+#[test]
+fn a_quote_inside_rhai_is_rhai_not_a_word() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some("print(\"still \" + 42)\nmelee \"viking_1 legionary_1\n"),
+    );
+    // Piped lines stop at the first error, with status 1.
+    out.expect_code(1)
+        .stdout_has(&["still 42\n"])
+        .stderr_has(&["this quote is never closed"]);
+    assert_eq!(
+        out.stderr.matches("never closed").count(),
+        1,
+        "{}",
+        out.stderr
+    );
+}

@@ -169,7 +169,18 @@ fn parse(session: &Session, origin: &str, line: &str) -> Result<Line, Error> {
     if trimmed.is_empty() || comment {
         return Ok(Line::Nothing);
     }
-    let ws = words(line).map_err(|(at, msg)| line_error(origin, line, at, 1, msg, "here", None))?;
+    let ws = match words(line) {
+        Ok(ws) => ws,
+        Err((at, msg)) => {
+            // A quote inside Rhai (`print("a " + 1)`) is not a word's quote: only a meta
+            // command's or a verb's line is split into words, so only theirs is an error.
+            let first = trimmed.split_whitespace().next().unwrap_or_default();
+            if first.starts_with(':') || session.verbs().contains_key(first) {
+                return Err(line_error(origin, line, at, 1, msg, "here", None));
+            }
+            return Ok(Line::Rhai { verb_like: None });
+        }
+    };
     if ws[0].text.starts_with(':') {
         return Ok(Line::Meta(ws));
     }
