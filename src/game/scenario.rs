@@ -24,8 +24,7 @@ use crate::host::suggest::did_you_mean;
 use crate::host::terrain::{Feature, Shape, TerrainKind};
 use crate::host::unit::{Stat, Unit};
 
-/// The most units one unit entry may create with `count`.
-pub const MAX_COUNT: u32 = 1_000;
+pub use crate::limits::MAX_COUNT;
 
 /// A table edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -74,19 +74,13 @@ enum Undo {
     Abilities(usize, Vec<String>),
 }
 
-/// The most events and undo entries one action may record: a script in a loop that logs or
-/// changes something on every turn of the loop must not eat the machine's memory before its
-/// time budget runs out.
-pub const MAX_RECORDS_PER_ACTION: usize = 1_000_000;
+pub use crate::limits::MAX_RECORDS_PER_ACTION;
 
-/// The most bytes of text one action may put in the log.
-pub const MAX_LOG_BYTES_PER_ACTION: usize = 64 << 20;
+pub use crate::limits::MAX_LOG_BYTES_PER_ACTION;
 
-/// The most characters of a unit's name.
-pub const MAX_NAME: usize = 200;
+pub use crate::limits::MAX_NAME;
 
-/// The most characters of one line of narration, print or debug output; longer ones are cut.
-pub const MAX_TEXT: usize = 64 * 1024;
+pub use crate::limits::MAX_TEXT;
 
 #[derive(Clone, Debug, Default)]
 struct Recorded {

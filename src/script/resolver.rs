@@ -30,8 +30,7 @@ pub enum ImportRefused {
     NotFound(String),
 }
 
-/// Largest script file an import may read.
-pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+pub use crate::limits::MAX_SCRIPT_BYTES;
 
 /// The modules imported so far, each evaluated once. A module's top level runs in the game
 /// (it may roll a die), so a session that starts a new battle empties it: every battle then
@@ -105,14 +104,17 @@ impl ConfinedResolver {
         if let Some(m) = self.cache.0.borrow().get(file) {
             return Ok(m.clone());
         }
-        let too_big = std::fs::metadata(file)
-            .map(|m| m.len() > MAX_SCRIPT_BYTES)
-            .unwrap_or(true);
-        if too_big {
-            return Err(format!("module `{}` is larger than 1 MiB", file.display()).into());
+        let name = file.display().to_string();
+        let size = std::fs::metadata(file).map_or(0, |m| m.len());
+        if let Some(message) = crate::error::script_too_big(&name, size) {
+            return Err(format!("module {message}").into());
         }
         let text = std::fs::read_to_string(file)
             .map_err(|e| format!("cannot read `{}`: {e}", file.display()))?;
+        // A file that grew since it was measured.
+        if let Some(message) = crate::error::script_too_big(&name, text.len() as u64) {
+            return Err(format!("module {message}").into());
+        }
         let mut ast = engine.compile(&text).map_err(|e| {
             Box::new(EvalAltResult::ErrorInModule(
                 file.display().to_string(),

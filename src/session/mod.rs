@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use rhai::{AST, CallFnOptions, Dynamic, Engine, FnAccess, Scope};
 
-use crate::error::{Error, read_file};
+use crate::error::{Error, read_script};
 use crate::game::event::Event;
 use crate::game::project::Project;
 use crate::game::scenario::Scenario;
@@ -90,12 +90,9 @@ struct Step {
     rules: Option<Vec<PathBuf>>,
 }
 
-/// How many actions `undo` can go back.
-pub const MAX_UNDO: usize = 1_000;
+pub use crate::limits::MAX_UNDO;
 
-/// The most turns an auto-played battle (`battle`, `sim`) may last: one that has not ended
-/// by then is an error in the rules, a victory condition that can never be met.
-pub const MAX_TURNS: i64 = 1_000;
+pub use crate::limits::MAX_TURNS;
 
 /// The hook a ruleset defines to set a game up (who plays first, ...), run once at the start.
 pub const SETUP: &str = "setup";
@@ -260,13 +257,15 @@ impl Session {
         path: &Path,
         house_rule: bool,
     ) -> Result<Option<HouseRuleHooks>, Error> {
-        let text = read_file(path)?;
+        let text = read_script(path)?;
         let name = path
             .strip_prefix(project.root())
             .unwrap_or(path)
             .display()
             .to_string();
-        let ast = self.sources.compile(&self.engine, &name, &text)?;
+        let ast = self
+            .sources
+            .compile(&self.engine, &self.budget, &name, &text)?;
         self.run_guarded(&name, true, |engine, scope| {
             engine.run_ast_with_scope(scope, &ast)
         })?;
@@ -342,6 +341,7 @@ impl Session {
         self.budget.start(self.limits.time_budget);
         let loaded = Abilities::load(
             &self.engine,
+            &self.budget,
             project,
             &self.scenario.ruleset,
             &names,
@@ -576,10 +576,11 @@ impl Session {
     /// Evaluates Rhai code (a line at the prompt, a batch script) in the session's persistent
     /// scope. Functions it defines stay for later lines; on failure nothing changes.
     pub fn eval(&mut self, source: &str, code: &str) -> Result<Dynamic, Error> {
+        crate::error::check_script_size(source, code)?;
         self.sources.insert(source, code);
         let mut line_ast = self
-            .engine
-            .compile_with_scope(&self.scope, code)
+            .budget
+            .compiling(|| self.engine.compile_with_scope(&self.scope, code))
             .map_err(|e| self.sources.parse_error(source, &e))?;
         line_ast.set_source(source);
         let run = self.ast.merge(&line_ast);
