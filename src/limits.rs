@@ -68,7 +68,7 @@ pub const MAX_TEXT: usize = 64 * 1024;
 // ---- The table -------------------------------------------------------------------------
 
 /// Units in one game: a scenario's, a save's, and those spawned in play.
-pub const MAX_UNITS: usize = 10_000;
+pub const MAX_UNITS: usize = 5_000;
 /// Units one scenario entry may make with `count`.
 pub const MAX_COUNT: u32 = 1_000;
 /// Characters of a unit's name.
@@ -77,7 +77,7 @@ pub const MAX_NAME: usize = 200;
 /// may leave the table, a script may measure past it, but no number is out of reach).
 pub const MAX_COORDINATE: f64 = 1_000_000.0;
 /// The largest size, in inches: a table's width or depth, a base, a terrain feature's size.
-pub const MAX_SIZE: f64 = 100_000.0;
+pub const MAX_SIZE: f64 = 10_000.0;
 /// The largest stat, hits or stands, either way from zero.
 pub const MAX_STAT: i64 = 1_000_000_000;
 /// Turns an auto-played battle (`battle`, `sim`) may last: one that has not ended by then is

@@ -24,7 +24,7 @@ use crate::host::suggest::did_you_mean;
 use crate::host::terrain::{Feature, Shape, TerrainKind};
 use crate::host::unit::{Stat, Unit};
 
-pub use crate::limits::MAX_COUNT;
+pub use crate::limits::{MAX_COUNT, MAX_UNITS};
 
 /// A table edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -361,6 +361,7 @@ impl Builder<'_> {
 
         let mut sides = Vec::new();
         let mut seen_sides = BTreeSet::new();
+        let mut too_many = false;
         for side in &file.sides.value {
             if !seen_sides.insert(side.id.value.clone()) {
                 keep(Err(self.error(
@@ -377,6 +378,10 @@ impl Builder<'_> {
                 edge: side.edge,
             });
             for spec in &side.units {
+                if too_many {
+                    // Said once, at the entry that went past the limit.
+                    break;
+                }
                 let units =
                     match self.units(spec, &side.id.value, &ruleset, troop_abilities, &abilities) {
                         Ok(units) => units,
@@ -386,6 +391,23 @@ impl Builder<'_> {
                         }
                     };
                 for unit in units {
+                    if battlefield.units().len() >= MAX_UNITS {
+                        too_many = true;
+                        keep(Err(self.error(
+                            &spec.id,
+                            format!(
+                                "a scenario has at most {MAX_UNITS} units, and this entry makes `{}`, one more",
+                                unit.id
+                            ),
+                            "one unit too many",
+                            Some("make fewer units, or split the battle into smaller scenarios".into()),
+                        )));
+                        break;
+                    }
+                    if let Err(e) = unit.check() {
+                        keep(Err(self.error(&spec.id, format!("`{}`: {e}", unit.id), "this unit", None)));
+                        break;
+                    }
                     if !battlefield.on_table(unit.pos) {
                         keep(Err(self.error(
                             &spec.at,

@@ -14,9 +14,10 @@ use crate::game::scenario::{Scenario, Side};
 use crate::host::battlefield::Battlefield;
 use crate::host::cards::{Card, CardError, Deck};
 use crate::host::dice::{DiceError, DiceExpr, Roll};
-use crate::host::geometry::{Point, normalize_degrees};
+use crate::host::geometry::{Point, check_point, normalize_degrees};
 use crate::host::rng::GameRng;
-use crate::host::unit::{Stat, Unit};
+use crate::host::unit::{Stat, Unit, ValueError, check_count};
+use crate::limits::MAX_UNITS;
 
 /// One game's state.
 #[derive(Clone, Debug)]
@@ -104,6 +105,12 @@ pub enum StateError {
     /// A name longer than [`MAX_NAME`].
     #[error("a name has at most {MAX_NAME} characters")]
     NameTooLong,
+    /// A value the table cannot hold (a NaN stat, hits past the limit, a place out of reach).
+    #[error(transparent)]
+    Value(#[from] ValueError),
+    /// A unit spawned when the game already has [`MAX_UNITS`].
+    #[error("a game has at most {MAX_UNITS} units")]
+    TooManyUnits,
     /// A side this game does not have.
     #[error("unknown side `{side}`{}", suggestion.as_ref().map(|s| format!("; did you mean `{s}`?")).unwrap_or_default())]
     UnknownSide {
@@ -504,6 +511,7 @@ impl GameState {
         if !(to.x.is_finite() && to.y.is_finite()) {
             return Err(StateError::NotAPoint(to));
         }
+        check_point("a move's destination", to).map_err(ValueError::from)?;
         let unit = self.unit_mut(idx)?;
         let from = unit.pos;
         unit.pos = to;
@@ -550,7 +558,11 @@ impl GameState {
 
     /// Sets the hits a unit has taken.
     pub fn set_hits(&mut self, idx: usize, hits: i64) -> Result<(), StateError> {
+        check_count("hits", hits)?;
         let unit = self.unit_mut(idx)?;
+        if unit.hits == hits {
+            return Ok(());
+        }
         let from = std::mem::replace(&mut unit.hits, hits);
         self.remember(Undo::Hits(idx, from));
         self.change(idx, "hits", Stat::Int(from), Stat::Int(hits));
@@ -559,7 +571,11 @@ impl GameState {
 
     /// Sets the stands (or figures) a unit has left.
     pub fn set_stands(&mut self, idx: usize, stands: i64) -> Result<(), StateError> {
+        check_count("stands", stands)?;
         let unit = self.unit_mut(idx)?;
+        if unit.stands == stands {
+            return Ok(());
+        }
         let from = std::mem::replace(&mut unit.stands, stands);
         self.remember(Undo::Stands(idx, from));
         self.change(idx, "stands", Stat::Int(from), Stat::Int(stands));
@@ -568,7 +584,13 @@ impl GameState {
 
     /// Sets one of a unit's stats.
     pub fn set_stat(&mut self, idx: usize, name: &str, value: Stat) -> Result<(), StateError> {
+        value.check(name)?;
         let unit = self.unit_mut(idx)?;
+        // Setting a stat to what it is changes nothing, and records nothing: a loop doing it
+        // must not fill the undo journal.
+        if unit.stats.get(name) == Some(&value) {
+            return Ok(());
+        }
         let from = unit.stats.insert(name.to_string(), value.clone());
         // Remembered, so counted against the action's limits even when nothing is logged.
         self.remember(Undo::Stat(idx, name.to_string(), from.clone()));
@@ -596,6 +618,10 @@ impl GameState {
     /// charioteer stepping down); its id must be new.
     pub fn spawn(&mut self, unit: Unit) -> Result<usize, StateError> {
         self.check_side(&unit.side)?;
+        unit.check()?;
+        if self.battlefield.units().len() >= MAX_UNITS {
+            return Err(StateError::TooManyUnits);
+        }
         let id = unit.id.clone();
         let at = unit.pos;
         let idx = self
@@ -649,6 +675,10 @@ impl GameState {
         name: Option<&str>,
     ) -> Result<(), StateError> {
         let unit = self.unit_mut(idx)?;
+        // Joining the group it is in, or leaving none, changes nothing and records nothing.
+        if unit.groups.get(kind).map(String::as_str) == name {
+            return Ok(());
+        }
         let from = match name {
             Some(n) => unit.groups.insert(kind.into(), n.into()),
             None => unit.groups.remove(kind),
