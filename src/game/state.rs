@@ -1000,16 +1000,46 @@ mod tests {
     }
 
     // `set_stat` and `set_group` journaled their undo without counting it, so a script
-    // setting the same stat in a loop ran to the time budget, its journal growing.
+    // setting the same stat in a loop ran to the time budget, its journal growing; counted,
+    // the same loop still journaled an undo for every turn (180 MB before the limit). Setting
+    // a value to what it is now records nothing; a change counts.
     #[test]
     fn setting_stats_and_groups_counts_against_the_record_limit() {
         let mut s = state();
         s.begin_action();
-        for _ in 0..=MAX_RECORDS_PER_ACTION / 2 {
+        s.set_stat(0, "attack", Stat::Int(1)).unwrap();
+        s.set_group(0, "formation", Some("first")).unwrap();
+        let (journal, log) = (s.journal.len(), s.log.len());
+        for _ in 0..10_000 {
             s.set_stat(0, "attack", Stat::Int(1)).unwrap();
             s.set_group(0, "formation", Some("first")).unwrap();
+            s.set_hits(0, s.battlefield.units()[0].hits).unwrap();
+        }
+        assert_eq!((s.journal.len(), s.log.len()), (journal, log));
+        for i in 0..=MAX_RECORDS_PER_ACTION / 2 {
+            s.set_stat(0, "attack", Stat::Int(i as i64 % 2)).unwrap();
         }
         assert!(s.flooded().is_some());
+    }
+
+    // A script could move a unit to 1e308 or set a stat to NaN.
+    #[test]
+    fn values_the_table_cannot_hold_are_refused() {
+        let mut s = state();
+        let before = fingerprint(&s);
+        let far = s.move_unit(0, Point::new(1e308, 1.0)).unwrap_err();
+        assert_eq!(
+            far.to_string(),
+            "a move's destination must be within 1000000 inches of the table's corner, got (1e308, 1)"
+        );
+        let nan = s.set_stat(0, "attack", Stat::Float(f64::NAN)).unwrap_err();
+        assert_eq!(nan.to_string(), "stat `attack` must be a finite number, got NaN");
+        let huge = s.set_hits(0, 1 << 62).unwrap_err();
+        assert_eq!(
+            huge.to_string(),
+            "hits must be from -1000000000 to 1000000000, got 4611686018427387904"
+        );
+        assert_eq!(fingerprint(&s), before);
     }
 
     #[test]
