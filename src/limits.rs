@@ -52,7 +52,7 @@ pub const MAX_HOOK_DEPTH: usize = 8;
 /// with the same name and number of parameters replaces it and takes no new place.
 pub const MAX_PROMPT_FUNCTIONS: usize = 1_000;
 /// Bytes of the entries that define the functions kept at the prompt, added up.
-pub const MAX_PROMPT_FUNCTION_BYTES: usize = 4 << 20;
+pub const MAX_PROMPT_FUNCTION_BYTES: usize = 1 << 20;
 /// Actions `:undo` can take back.
 pub const MAX_UNDO: usize = 1_000;
 

@@ -87,3 +87,124 @@ fn a_script_that_compiles_slowly_is_stopped_by_the_time_budget() {
         quick(&out, "a script that compiles slowly");
     }
 }
+
+// ---- The prompt ---------------------------------------------------------------------------
+
+// The prompt kept every function ever typed: 12,000 one-line functions took 19.5 s and a few
+// large entries 693 MB, after which every line took 0.2 s.
+#[test]
+fn the_prompt_keeps_at_most_its_limit_of_functions() {
+    let ws = Workspace::new();
+    let many: String = (0..1001).map(|i| format!("fn f{i}() {{ {i} }} ")).collect();
+    let lines = format!("fn kept() {{ 7 }}\n{many}\nprint(kept())\n");
+    let out = ws.sandtable(&["play", "--seed", "1"], Some(&lines));
+    out.stderr_has(&[
+        "the prompt keeps at most 1000 functions, and this would make 1002",
+        "define a function again with the same name and number of parameters to replace it",
+    ]);
+    // The entry was refused whole, and the game went on.
+    out.stdout_has(&["7"]);
+    quick(&out, "1001 functions");
+}
+
+// Defining a function again replaces it and takes no new place.
+#[test]
+fn a_function_defined_again_at_the_prompt_replaces_the_old_one() {
+    let ws = Workspace::new();
+    let mut lines: String = (0..1200).map(|i| format!("fn f() {{ {i} }}\n")).collect();
+    lines.push_str("print(`f is ${f()}`)\n");
+    ws.write("game.txt", &lines);
+    let out = ws.sandtable(&["run", "game.txt"], None);
+    out.expect_code(0).stdout_has(&["f is 1199"]);
+}
+
+// Large entries piled up without limit.
+#[test]
+fn the_functions_kept_at_the_prompt_are_bounded_in_size() {
+    let ws = Workspace::new();
+    let body = format!("fn big{{}}() {{ let s = \"{}\"; s.len() }}\n", "x".repeat(600_000));
+    let lines = format!("{}{}", body.replace("{}", "1"), body.replace("{}", "2"));
+    let out = ws.sandtable(&["play", "--seed", "1"], Some(&lines));
+    out.stderr_has(&[
+        "the entries that define the functions kept at the prompt may add up to 1048576 bytes (1 MiB)",
+    ]);
+}
+
+// ---- Scenarios ----------------------------------------------------------------------------
+
+/// A scenario with `units` as the first side's unit entries.
+fn scenario(units: &str) -> String {
+    format!(
+        "name: test\nruleset: playmobil\ntable: {{ width: 48, depth: 36 }}\nsides:\n  - id: a\n    edge: south\n    units:\n{units}  - id: b\n    edge: north\n    units:\n      - {{ id: v, type: heavy_infantry, at: [10, 30] }}\n"
+    )
+}
+
+// 1,000 entries of `count: 1000` made a million units: 12 s and 2.1 GB under `check`.
+#[test]
+fn a_scenario_has_at_most_its_limit_of_units() {
+    let ws = Workspace::new();
+    let entries: String = (0..1000)
+        .map(|i| {
+            format!("      - {{ id: r{i}, type: heavy_infantry, count: 1000, at: [1, 1], spacing: 0.001 }}\n")
+        })
+        .collect();
+    ws.write("many.yaml", &scenario(&entries));
+    let out = ws.sandtable(&["check", "many.yaml"], None);
+    out.expect_code(1).stderr_has(&[
+        "a scenario has at most 5000 units, and this entry makes `r5_1`, one more",
+        "many.yaml:13:15",
+        "make fewer units, or split the battle into smaller scenarios",
+    ]);
+    // Said once, not for every entry after it.
+    assert!(out.stdout.contains("1 file checked, 1 problem"), "{}", out.stdout);
+    quick(&out, "a scenario of a million units");
+}
+
+// A base of 1e308 inches and hits of 2^63 - 1 were accepted.
+#[test]
+fn a_scenario_with_numbers_the_table_cannot_hold_is_refused() {
+    let ws = Workspace::new();
+    for (unit, needle) in [
+        (
+            "{ id: r, type: heavy_infantry, at: [1, 1], base: { round: 1e308 } }",
+            "round base diameter must be at most 10000 inches, got 1e308",
+        ),
+        (
+            "{ id: r, type: heavy_infantry, at: [1, 1], hits: 9223372036854775807 }",
+            "`r`: hits must be from -1000000000 to 1000000000, got 9223372036854775807",
+        ),
+        (
+            "{ id: r, type: heavy_infantry, at: [1, 1], stats: { attack: 1e300 } }",
+            "`r`: stat `attack` must be from -1000000000 to 1000000000, got 1e300",
+        ),
+    ] {
+        ws.write("bad.yaml", &scenario(&format!("      - {unit}\n")));
+        let out = ws.sandtable(&["check", "bad.yaml"], None);
+        out.expect_code(1).stderr_has(&[needle, "bad.yaml:8:"]);
+    }
+}
+
+// ---- Scripts: what the table holds, what an action records -------------------------------
+
+// A script could move a unit to 1e308 or set a stat to NaN.
+#[test]
+fn a_script_cannot_put_on_the_table_what_it_cannot_hold() {
+    let ws = Workspace::new();
+    for (line, needle) in [
+        (
+            "unit(\"viking_1\").move_to(1e308, 1.0)",
+            "a move's destination must be within 1000000 inches of the table's corner, got (1e308, 1)",
+        ),
+        (
+            "unit(\"viking_1\").set_stat(\"attack\", 0.0 / 0.0)",
+            "stat `attack` must be a finite number, got NaN",
+        ),
+        (
+            "let u = unit(\"viking_1\"); u.hits = 4611686018427387904",
+            "hits must be from -1000000000 to 1000000000, got 4611686018427387904",
+        ),
+    ] {
+        let out = ws.sandtable(&["run", "-", "--seed", "1"], Some(&format!("{line}\n")));
+        out.expect_code(1).stderr_has(&[needle]);
+    }
+}

@@ -33,6 +33,11 @@ impl Sources {
         self.texts.insert(name.to_string(), text.to_string());
     }
 
+    /// Forgets a script's text (a prompt entry whose functions are no longer kept).
+    pub fn forget(&mut self, name: &str) {
+        self.texts.remove(name);
+    }
+
     /// Compiles a script's text as `name`: every script (rules, abilities, house rules,
     /// `check`) is compiled here. The text is kept for diagnostics, the AST named after the
     /// script, and a syntax error made a diagnostic at its line and column.
