@@ -208,3 +208,61 @@ fn a_script_cannot_put_on_the_table_what_it_cannot_hold() {
         out.expect_code(1).stderr_has(&[needle]);
     }
 }
+
+// ---- Saves --------------------------------------------------------------------------------
+
+// A saved game was trusted: an unknown side or troop type, two units with one id, a malformed
+// id, `defend: "lots"` or turn -1 were accepted and failed later with strange errors.
+#[test]
+fn a_save_is_checked_like_a_scenario_at_line_and_column() {
+    let ws = Workspace::new();
+    ws.write(
+        "rv.yaml",
+        &std::fs::read_to_string(common::project_file("scenarios/romans_vs_vikings.yaml"))
+            .unwrap(),
+    );
+    ws.sandtable(
+        &["run", "-", "--scenario", "rv.yaml", "--seed", "1"],
+        Some("roll 1d6\n:save g.json\n"),
+    )
+    .expect_code(0);
+    let good = std::fs::read_to_string(ws.path().join("g.json")).unwrap();
+    let first = |text: &str, from: &str, to: &str| {
+        assert!(text.contains(from), "the save has no {from}");
+        text.replacen(from, to, 1)
+    };
+    for (bad, needles) in [
+        (
+            first(&good, "\"side\": \"vikings\"", "\"side\": \"vikingz\""),
+            &["`viking_1`: unknown side `vikingz`", "bad.json:"][..],
+        ),
+        (
+            first(&good, "\"troop\": \"heavy_infantry\"", "\"troop\": \"tank\""),
+            &["`legionary_1`: unknown troop type `tank`", "bad.json:18:16"][..],
+        ),
+        (
+            first(&good, "\"id\": \"legionary_2\"", "\"id\": \"legionary_1\""),
+            &["two units have the id `legionary_1`", "bad.json:46:13"][..],
+        ),
+        (
+            first(&good, "\"id\": \"legionary_2\"", "\"id\": \"legionary 2!\""),
+            &["`legionary 2!` is not a usable unit id", "bad.json:46:13"][..],
+        ),
+        (
+            first(&good, "\"defend\": 2", "\"defend\": \"lots\""),
+            &["stat `defend` must be a number, got lots"][..],
+        ),
+        (
+            first(&good, "\"turn\": 1", "\"turn\": -1"),
+            &["the turn must be a number from 1, got -1", "bad.json:9:11"][..],
+        ),
+        (
+            first(&good, "\"turn\": 1", "\"turn\": 1,,"),
+            &["`bad.json` is not a sandtable save", "bad.json:9:"][..],
+        ),
+    ] {
+        ws.write("bad.json", &bad);
+        let out = ws.sandtable(&["play", "--open", "bad.json"], Some(""));
+        out.expect_code(1).stderr_has(needles);
+    }
+}

@@ -767,6 +767,17 @@ impl Builder<'_> {
                 None,
             ));
         }
+        for (name, value) in &spec.stats {
+            if let Some(kind) = stat_kind_mismatch(troop, name, value) {
+                return Err(self.error_at_text(
+                    &spec.id,
+                    name,
+                    format!("stat `{name}` must be {kind}, as in the troop chart, got {value}"),
+                    "this stat",
+                    None,
+                ));
+            }
+        }
         let mut stats = troop.stats.clone();
         stats.extend(spec.stats.clone());
         // The troop type's own abilities (Charge for cavalry), then the scenario's for the
@@ -947,7 +958,24 @@ fn frontage(base: &Base) -> f64 {
 }
 
 /// Ids are typed at the prompt, so they are plain words.
-fn valid_id(id: &str) -> bool {
+/// Whether a value given for a stat of the troop chart differs in kind from the chart's (a
+/// word where the chart has a number, `defend: "lots"`): then the kind it must be.
+pub fn stat_kind_mismatch(
+    troop: &crate::game::ruleset::TroopType,
+    name: &str,
+    value: &Stat,
+) -> Option<&'static str> {
+    let kind = |s: &Stat| match s {
+        Stat::Bool(_) => "true or false",
+        Stat::Int(_) | Stat::Float(_) => "a number",
+        Stat::Text(_) => "a word",
+    };
+    let chart = troop.stats.get(name)?;
+    (kind(chart) != kind(value)).then(|| kind(chart))
+}
+
+/// Whether a unit id is usable: a letter, then letters, digits and `_`, at most 64.
+pub fn valid_id(id: &str) -> bool {
     let mut chars = id.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')

@@ -1016,9 +1016,10 @@ impl Session {
     /// Continues a saved game: the scenario's scripts are loaded afresh and the saved state
     /// put in place.
     pub fn open(project: &Project, path: &Path) -> Result<Session, Error> {
-        let save = crate::game::save::SavedGame::read(path)?;
+        let (save, text) = crate::game::save::SavedGame::read_text(path)?;
         let (scenario, house_rules) = save.files(path, project.root())?;
         let mut scenario = Scenario::load(project, &scenario)?;
+        save.check(&path.display().to_string(), &text, &scenario)?;
         if let Some(rules) = house_rules {
             scenario.house_rules = rules;
         }
