@@ -561,9 +561,7 @@ pub fn read_file(path: &std::path::Path) -> Result<String, Error> {
 pub fn script_too_big(name: &str, bytes: u64) -> Option<String> {
     let max = crate::limits::MAX_SCRIPT_BYTES;
     (bytes > max as u64).then(|| {
-        format!(
-            "`{name}` is {bytes} bytes long, and a script may have at most {max} bytes (1 MiB)"
-        )
+        format!("`{name}` is {bytes} bytes long, and a script may have at most {max} bytes (1 MiB)")
     })
 }
 

@@ -61,7 +61,10 @@ fn a_batch_script_over_the_script_size_limit_is_refused() {
 #[test]
 fn a_script_of_many_statements_compiles_within_the_budget() {
     let ws = Workspace::new();
-    ws.write("refs.rhai", &format!("let x = 1;\n{}", "x;".repeat(150_000)));
+    ws.write(
+        "refs.rhai",
+        &format!("let x = 1;\n{}", "x;".repeat(150_000)),
+    );
     let out = ws.sandtable(&["check", "refs.rhai"], None);
     out.expect_code(0);
     assert!(
@@ -122,7 +125,10 @@ fn a_function_defined_again_at_the_prompt_replaces_the_old_one() {
 #[test]
 fn the_functions_kept_at_the_prompt_are_bounded_in_size() {
     let ws = Workspace::new();
-    let body = format!("fn big{{}}() {{ let s = \"{}\"; s.len() }}\n", "x".repeat(600_000));
+    let body = format!(
+        "fn big{{}}() {{ let s = \"{}\"; s.len() }}\n",
+        "x".repeat(600_000)
+    );
     let lines = format!("{}{}", body.replace("{}", "1"), body.replace("{}", "2"));
     let out = ws.sandtable(&["play", "--seed", "1"], Some(&lines));
     out.stderr_has(&[
@@ -156,7 +162,11 @@ fn a_scenario_has_at_most_its_limit_of_units() {
         "make fewer units, or split the battle into smaller scenarios",
     ]);
     // Said once, not for every entry after it.
-    assert!(out.stdout.contains("1 file checked, 1 problem"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("1 file checked, 1 problem"),
+        "{}",
+        out.stdout
+    );
     quick(&out, "a scenario of a million units");
 }
 
@@ -218,8 +228,7 @@ fn a_save_is_checked_like_a_scenario_at_line_and_column() {
     let ws = Workspace::new();
     ws.write(
         "rv.yaml",
-        &std::fs::read_to_string(common::project_file("scenarios/romans_vs_vikings.yaml"))
-            .unwrap(),
+        &std::fs::read_to_string(common::project_file("scenarios/romans_vs_vikings.yaml")).unwrap(),
     );
     ws.sandtable(
         &["run", "-", "--scenario", "rv.yaml", "--seed", "1"],
@@ -237,7 +246,11 @@ fn a_save_is_checked_like_a_scenario_at_line_and_column() {
             &["`viking_1`: unknown side `vikingz`", "bad.json:"][..],
         ),
         (
-            first(&good, "\"troop\": \"heavy_infantry\"", "\"troop\": \"tank\""),
+            first(
+                &good,
+                "\"troop\": \"heavy_infantry\"",
+                "\"troop\": \"tank\"",
+            ),
             &["`legionary_1`: unknown troop type `tank`", "bad.json:18:16"][..],
         ),
         (

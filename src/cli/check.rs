@@ -115,9 +115,14 @@ fn check_package(project: &Project, ruleset: &Ruleset) -> Result<usize, Error> {
     let names: std::collections::BTreeSet<String> = ruleset.abilities.keys().cloned().collect();
     for name in &names {
         let one = std::collections::BTreeSet::from([name.clone()]);
-        if let Err(e) =
-            crate::script::hooks::Abilities::load(&engine, &budget, project, ruleset, &one, &mut sources)
-        {
+        if let Err(e) = crate::script::hooks::Abilities::load(
+            &engine,
+            &budget,
+            project,
+            ruleset,
+            &one,
+            &mut sources,
+        ) {
             problems.push(e);
         }
     }

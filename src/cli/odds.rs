@@ -257,10 +257,7 @@ fn print_dist(common: &Common, expr: &str, what: &str, dist: &Dist) {
     let rows = || dist.iter().map(|(v, c)| (v, c, Fraction::new(c, den)));
     let peak = rows().map(|(.., f)| f.value()).fold(0.0, f64::max);
     let vw = rows().map(|(v, ..)| v.to_string().len()).max().unwrap_or(1);
-    let fw = rows()
-        .map(|(.., f)| f.to_string().len())
-        .max()
-        .unwrap_or(1);
+    let fw = rows().map(|(.., f)| f.to_string().len()).max().unwrap_or(1);
     let ew = fw + 9; // the fraction, two spaces and the percentage
     super::write_out_with(|out| {
         writeln!(out, "  {:>vw$}  {:>ew$}  {:>8}", "", "exactly", "at least")?;

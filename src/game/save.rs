@@ -25,10 +25,10 @@ use crate::error::{Error, YamlDiagnostic, line_col_to_byte, read_file};
 use crate::game::ability::AbilityUse;
 use crate::game::confine::{self, Refused};
 use crate::game::event::Event;
+use crate::game::scenario::Scenario;
 use crate::game::state::GameState;
 use crate::host::cards::Deck;
 use crate::host::rng::GameRng;
-use crate::game::scenario::Scenario;
 use crate::host::unit::Unit;
 use crate::limits::MAX_UNITS;
 
@@ -326,27 +326,51 @@ impl SavedGame {
             YamlDiagnostic::new(name, text, bytes, message, "here", help).into()
         };
         let sides: Vec<&str> = scenario.sides.iter().map(|s| s.id.as_str()).collect();
-        let side_help = || Some(format!("the sides of the scenario are: {}", sides.join(", ")));
+        let side_help = || {
+            Some(format!(
+                "the sides of the scenario are: {}",
+                sides.join(", ")
+            ))
+        };
         if self.units.len() > MAX_UNITS {
             return Err(at(
                 "units",
-                format!("the save has {} units, and a game has at most {MAX_UNITS}", self.units.len()),
+                format!(
+                    "the save has {} units, and a game has at most {MAX_UNITS}",
+                    self.units.len()
+                ),
                 None,
             ));
         }
         if self.turn < 1 || self.turn > i64::from(u32::MAX) {
-            return Err(at("turn", format!("the turn must be a number from 1, got {}", self.turn), None));
+            return Err(at(
+                "turn",
+                format!("the turn must be a number from 1, got {}", self.turn),
+                None,
+            ));
         }
         if self.plays < 0 || self.plays > i64::from(u32::MAX) {
-            return Err(at("plays", format!("`plays` must be a number from 0, got {}", self.plays), None));
+            return Err(at(
+                "plays",
+                format!("`plays` must be a number from 0, got {}", self.plays),
+                None,
+            ));
         }
         if !sides.contains(&self.active_side.as_str()) {
-            return Err(at("active_side", format!("unknown side `{}`", self.active_side), side_help()));
+            return Err(at(
+                "active_side",
+                format!("unknown side `{}`", self.active_side),
+                side_help(),
+            ));
         }
         if let Some(first) = &self.first_side
             && !sides.contains(&first.as_str())
         {
-            return Err(at("first_side", format!("unknown side `{first}`"), side_help()));
+            return Err(at(
+                "first_side",
+                format!("unknown side `{first}`"),
+                side_help(),
+            ));
         }
         let mut seen = std::collections::BTreeSet::new();
         for (i, unit) in self.units.iter().enumerate() {
@@ -359,10 +383,18 @@ impl SavedGame {
                 ));
             }
             if !seen.insert(unit.id.as_str()) {
-                return Err(at(&field("id"), format!("two units have the id `{}`", unit.id), None));
+                return Err(at(
+                    &field("id"),
+                    format!("two units have the id `{}`", unit.id),
+                    None,
+                ));
             }
             if !sides.contains(&unit.side.as_str()) {
-                return Err(at(&field("side"), format!("`{}`: unknown side `{}`", unit.id, unit.side), side_help()));
+                return Err(at(
+                    &field("side"),
+                    format!("`{}`: unknown side `{}`", unit.id, unit.side),
+                    side_help(),
+                ));
             }
             let Some(troop) = scenario.ruleset.troop(&unit.troop) else {
                 return Err(at(
@@ -499,7 +531,11 @@ fn walk(
                     Some(_) => {
                         // Past a unit's fields, only where each value is matters, not its
                         // inner paths: the log's thousands of events are skipped cheaply.
-                        let inner = if depth < 4 { join(&n.to_string()) } else { String::new() };
+                        let inner = if depth < 4 {
+                            join(&n.to_string())
+                        } else {
+                            String::new()
+                        };
                         walk(b, i, inner, depth + 1, spans);
                         n += 1;
                     }
@@ -511,7 +547,10 @@ fn walk(
             read_string(b, i);
         }
         Some(_) => {
-            while *i < b.len() && !matches!(b[*i], b',' | b'}' | b']') && !b[*i].is_ascii_whitespace() {
+            while *i < b.len()
+                && !matches!(b[*i], b',' | b'}' | b']')
+                && !b[*i].is_ascii_whitespace()
+            {
                 *i += 1;
             }
         }

@@ -405,7 +405,12 @@ impl Builder<'_> {
                         break;
                     }
                     if let Err(e) = unit.check() {
-                        keep(Err(self.error(&spec.id, format!("`{}`: {e}", unit.id), "this unit", None)));
+                        keep(Err(self.error(
+                            &spec.id,
+                            format!("`{}`: {e}", unit.id),
+                            "this unit",
+                            None,
+                        )));
                         break;
                     }
                     if !battlefield.on_table(unit.pos) {

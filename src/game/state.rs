@@ -1033,7 +1033,10 @@ mod tests {
             "a move's destination must be within 1000000 inches of the table's corner, got (1e308, 1)"
         );
         let nan = s.set_stat(0, "attack", Stat::Float(f64::NAN)).unwrap_err();
-        assert_eq!(nan.to_string(), "stat `attack` must be a finite number, got NaN");
+        assert_eq!(
+            nan.to_string(),
+            "stat `attack` must be a finite number, got NaN"
+        );
         let huge = s.set_hits(0, 1 << 62).unwrap_err();
         assert_eq!(
             huge.to_string(),

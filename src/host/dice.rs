@@ -43,11 +43,11 @@ use serde::{Deserialize, Serialize};
 use crate::host::rng::GameRng;
 
 pub use crate::limits::MAX_DICE;
-pub use crate::limits::MAX_TOTAL_DICE;
-pub use crate::limits::MAX_SIDES;
-pub use crate::limits::MAX_NUMBER;
 pub use crate::limits::MAX_EXPR_LEN;
 pub use crate::limits::MAX_NESTING;
+pub use crate::limits::MAX_NUMBER;
+pub use crate::limits::MAX_SIDES;
+pub use crate::limits::MAX_TOTAL_DICE;
 /// How many times one die may explode when `!` gives no cap.
 pub const DEFAULT_EXPLODE_CAP: u32 = 100;
 

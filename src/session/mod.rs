@@ -660,7 +660,8 @@ impl Session {
                     "the entries that define the functions kept at the prompt may add up to {MAX_PROMPT_FUNCTION_BYTES} bytes (1 MiB), and this would make {bytes}"
                 ),
                 Some(
-                    "define the large functions again in fewer lines, or put them in a house rule".into(),
+                    "define the large functions again in fewer lines, or put them in a house rule"
+                        .into(),
                 ),
             ));
         }
