@@ -611,28 +611,37 @@ impl Session {
         let defined = line_ast.clone_functions_only();
         self.ast = self.ast.merge(&defined);
         self.prompt_functions = self.prompt_functions.merge(&defined);
-        // Texts of entries whose every function has been defined again are let go.
-        let replaced: BTreeSet<String> = self
-            .prompt_defined
-            .values()
-            .map(|(s, _)| s.clone())
-            .filter(|s| !kept.values().any(|(k, _)| k == s))
-            .collect();
-        for s in replaced {
-            self.sources.forget(&s);
+        if let Some(kept) = kept {
+            // Texts of entries whose every function has been defined again are let go.
+            let still: BTreeSet<&str> = kept.values().map(|(s, _)| s.as_str()).collect();
+            let replaced: BTreeSet<String> = self
+                .prompt_defined
+                .values()
+                .map(|(s, _)| s)
+                .filter(|s| !still.contains(s.as_str()))
+                .cloned()
+                .collect();
+            for s in replaced {
+                self.sources.forget(&s);
+            }
+            self.prompt_defined = kept;
         }
-        self.prompt_defined = kept;
         Ok(value)
     }
 
     /// The functions defined at the prompt once the entry `source` has defined its own (each
-    /// replacing one of the same name and number of parameters), or why they cannot be kept.
+    /// replacing one of the same name and number of parameters), or why they cannot be kept;
+    /// `None` when the entry defines none.
+    #[allow(clippy::type_complexity)]
     fn keep_functions(
         &self,
         source: &str,
         code: &str,
         line_ast: &AST,
-    ) -> Result<BTreeMap<(String, usize), (String, usize)>, Error> {
+    ) -> Result<Option<BTreeMap<(String, usize), (String, usize)>>, Error> {
+        if line_ast.iter_functions().next().is_none() {
+            return Ok(None);
+        }
         let mut kept = self.prompt_defined.clone();
         for f in line_ast.iter_functions() {
             kept.insert(
@@ -665,7 +674,7 @@ impl Session {
                 ),
             ));
         }
-        Ok(kept)
+        Ok(Some(kept))
     }
 
     /// Events logged since the last call.
