@@ -48,11 +48,7 @@ pub fn place(source: &str, line: usize, column: usize) -> String {
     format!("{source}, line {line}, column {column}")
 }
 
-/// The longest line a diagnostic shows whole: a longer one (a scenario written on one line,
-/// say) is shown as a window of [`WINDOW_BEFORE`] characters before the label and
-/// [`WINDOW_AFTER`] from it. miette panics when it draws a label more than 65,535 columns
-/// into a line, and a line of that length is unreadable anyway.
-pub const MAX_SHOWN_LINE: usize = 1000;
+pub use crate::limits::MAX_SHOWN_LINE;
 /// Characters shown before a label in a line too long to show whole.
 pub const WINDOW_BEFORE: usize = 60;
 /// Characters shown from a label on, in a line too long to show whole.
@@ -556,6 +552,46 @@ pub fn read_file(path: &std::path::Path) -> Result<String, Error> {
         ));
     }
     std::fs::read_to_string(path).map_err(io)
+}
+
+/// Why a script is refused for its size, if it is: every script, whatever reads it (a house
+/// rule, a ruleset's script, an ability, an import, a batch, a prompt entry), is held to
+/// [`crate::limits::MAX_SCRIPT_BYTES`] here, so that compiling it stays within the time
+/// budget.
+pub fn script_too_big(name: &str, bytes: u64) -> Option<String> {
+    let max = crate::limits::MAX_SCRIPT_BYTES;
+    (bytes > max as u64).then(|| {
+        format!("`{name}` is {bytes} bytes long, and a script may have at most {max} bytes (1 MiB)")
+    })
+}
+
+/// The help that goes with [`script_too_big`].
+pub const SCRIPT_TOO_BIG_HELP: &str =
+    "split it into smaller scripts, or into modules that it imports";
+
+/// Refuses a script's text for its size (see [`script_too_big`]).
+pub fn check_script_size(name: &str, text: &str) -> Result<(), Error> {
+    check_size(name, text.len() as u64)
+}
+
+/// Reads a script file: like [`read_file`], but a file larger than
+/// [`crate::limits::MAX_SCRIPT_BYTES`] is refused before it is read.
+pub fn read_script(path: &std::path::Path) -> Result<String, Error> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.is_file()
+    {
+        check_size(&path.display().to_string(), meta.len())?;
+    }
+    let text = read_file(path)?;
+    check_script_size(&path.display().to_string(), &text)?;
+    Ok(text)
+}
+
+fn check_size(name: &str, bytes: u64) -> Result<(), Error> {
+    match script_too_big(name, bytes) {
+        Some(message) => Err(Error::other(message, Some(SCRIPT_TOO_BIG_HELP.into()))),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -12,13 +12,15 @@
 //! 5. [`analysis`]: odds of actions and Monte Carlo, driving sessions through parsed actions;
 //! 6. [`cli`]: the front ends, and every rendering of text.
 //!
-//! [`error`] is the crate's error type, which every layer uses.
+//! [`error`] is the crate's error type, which every layer uses, and [`limits`] every limit
+//! with its number, which every layer may read.
 
 pub mod analysis;
 pub mod cli;
 pub mod error;
 pub mod game;
 pub mod host;
+pub mod limits;
 pub mod script;
 pub mod session;
 

@@ -66,10 +66,7 @@ pub struct ActionOdds {
     pub seed: Option<u64>,
 }
 
-/// The most dice one branch may roll before the exact walk gives way to an estimate: a
-/// reroll ("roll again on a 1") or an open explosion could otherwise go on for ever, since
-/// the walk's first branch rolls every die a 1 and its later ones every die a 6.
-pub const MAX_BRANCH_DICE: usize = 100;
+pub use crate::limits::MAX_BRANCH_DICE;
 
 /// The limits of an odds calculation.
 #[derive(Debug, Clone, Copy)]

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::{Common, report_error};
-use crate::error::{Error, read_file};
+use crate::error::{Error, read_script};
 use crate::game::project::Project;
 use crate::game::ruleset::Ruleset;
 use crate::game::scenario::Scenario;
@@ -101,17 +101,13 @@ pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
 /// own and the shared ones it borrows) compiles and declares itself well. Gives how many
 /// abilities it has.
 fn check_package(project: &Project, ruleset: &Ruleset) -> Result<usize, Error> {
-    let engine = engine::sandboxed(
-        &Limits::default(),
-        &Budget::default(),
-        Vec::new(),
-        Default::default(),
-    );
+    let budget = Budget::default();
+    let engine = engine::sandboxed(&Limits::default(), &budget, Vec::new(), Default::default());
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     for path in ruleset.script_paths() {
-        let compiled = read_file(&path)
-            .and_then(|text| sources.compile(&engine, &path.display().to_string(), &text));
+        let compiled = read_script(&path)
+            .and_then(|text| sources.compile(&engine, &budget, &path.display().to_string(), &text));
         if let Err(e) = compiled {
             problems.push(e);
         }
@@ -119,9 +115,14 @@ fn check_package(project: &Project, ruleset: &Ruleset) -> Result<usize, Error> {
     let names: std::collections::BTreeSet<String> = ruleset.abilities.keys().cloned().collect();
     for name in &names {
         let one = std::collections::BTreeSet::from([name.clone()]);
-        if let Err(e) =
-            crate::script::hooks::Abilities::load(&engine, project, ruleset, &one, &mut sources)
-        {
+        if let Err(e) = crate::script::hooks::Abilities::load(
+            &engine,
+            &budget,
+            project,
+            ruleset,
+            &one,
+            &mut sources,
+        ) {
             problems.push(e);
         }
     }
@@ -202,15 +203,11 @@ fn check_file(project: &Project, file: &Path) -> Result<Checked, Error> {
         .and_then(|e| e.to_str())
         .unwrap_or_default();
     if ext == "rhai" {
-        let text = read_file(file)?;
+        let text = read_script(file)?;
         let name = file.display().to_string();
-        let engine = engine::sandboxed(
-            &Limits::default(),
-            &Budget::default(),
-            Vec::new(),
-            Default::default(),
-        );
-        let ast = Sources::default().compile(&engine, &name, &text)?;
+        let budget = Budget::default();
+        let engine = engine::sandboxed(&Limits::default(), &budget, Vec::new(), Default::default());
+        let ast = Sources::default().compile(&engine, &budget, &name, &text)?;
         return Ok(Checked::Script {
             functions: ast.iter_functions().count(),
         });

@@ -332,6 +332,20 @@ pub(crate) fn write_err_styled(text: &str) {
 /// Set once standard output is closed, so nothing more is written to it.
 static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Writes a long output to standard output through a buffer, as `write` produces it, rather
+/// than building it in memory first; like [`write_out`], a closed standard output ends it.
+pub(crate) fn write_out_with(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) {
+    use std::io::Write;
+    use std::sync::atomic::Ordering;
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    if write(&mut out).and_then(|()| out.flush()).is_err() {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Writes to standard output; once the reader has gone, stops writing instead of panicking
 /// as `print!` does. The text is made [`printable`](printable::printable) first: nothing in
 /// it acts on the terminal.

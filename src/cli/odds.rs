@@ -238,50 +238,55 @@ fn percent(f: Fraction) -> String {
     format!("{:.2}%", f.value() * 100.0)
 }
 
+/// Prints a distribution, a line per value (or one JSON object), as it goes: a million
+/// values make 60 MB of JSON, which is written out rather than built in memory first.
 fn print_dist(common: &Common, expr: &str, what: &str, dist: &Dist) {
     let den = dist.denominator();
     if common.json {
-        let outcomes: Vec<_> = dist
-            .iter()
-            .map(|(v, c)| {
+        super::write_out_with(|out| {
+            // The keys in the order `serde_json` sorts them, as `json!` gave them before.
+            write!(
+                out,
+                "{{\"expr\":{},\"mean\":{},\"of\":{},\"outcomes\":[",
+                json!(expr),
+                json!(dist.mean()),
+                json!(what)
+            )?;
+            for (i, (v, c)) in dist.iter().enumerate() {
                 let f = Fraction::new(c, den);
-                json!({ "value": v, "fraction": f.to_string(), "probability": f.value() })
-            })
-            .collect();
-        outln!(
-            "{}",
-            json!({ "expr": expr, "of": what, "mean": dist.mean(), "outcomes": outcomes })
-        );
+                let outcome =
+                    json!({ "value": v, "fraction": f.to_string(), "probability": f.value() });
+                write!(out, "{}{outcome}", if i == 0 { "" } else { "," })?;
+            }
+            writeln!(out, "]}}")
+        });
         return;
     }
     let (lo, hi) = dist.range();
     outln!("{expr}: {what}, mean {:.4}, from {lo} to {hi}", dist.mean());
-    let rows: Vec<(i64, Fraction)> = dist
-        .iter()
-        .map(|(v, c)| (v, Fraction::new(c, den)))
-        .collect();
-    let peak = rows.iter().map(|(_, f)| f.value()).fold(0.0, f64::max);
-    let vw = rows
-        .iter()
-        .map(|(v, _)| v.to_string().len())
-        .max()
-        .unwrap_or(1);
-    let fw = rows
-        .iter()
-        .map(|(_, f)| f.to_string().len())
-        .max()
-        .unwrap_or(1);
+    let rows = || dist.iter().map(|(v, c)| (v, c, Fraction::new(c, den)));
+    let peak = rows().map(|(.., f)| f.value()).fold(0.0, f64::max);
+    let vw = rows().map(|(v, ..)| v.to_string().len()).max().unwrap_or(1);
+    let fw = rows().map(|(.., f)| f.to_string().len()).max().unwrap_or(1);
     let ew = fw + 9; // the fraction, two spaces and the percentage
-    outln!("  {:>vw$}  {:>ew$}  {:>8}", "", "exactly", "at least");
-    for ((v, f), (_, at_least)) in rows.into_iter().zip(dist.at_least()) {
-        let bar = crate::analysis::action_odds::bar(f.value() / peak, 40);
-        outln!(
-            "  {v:>vw$}  {:>fw$}  {:>7}  {:>8}  {bar}",
-            f.to_string(),
-            percent(f),
-            percent(at_least)
-        );
-    }
+    super::write_out_with(|out| {
+        writeln!(out, "  {:>vw$}  {:>ew$}  {:>8}", "", "exactly", "at least")?;
+        // The share of every value below this one, to give "at least" exactly.
+        let mut below = 0u128;
+        for (v, c, f) in rows() {
+            let at_least = Fraction::new(den - below, den);
+            below += c;
+            let bar = crate::analysis::action_odds::bar(f.value() / peak, 40);
+            writeln!(
+                out,
+                "  {v:>vw$}  {:>fw$}  {:>7}  {:>8}  {bar}",
+                f.to_string(),
+                percent(f),
+                percent(at_least)
+            )?;
+        }
+        Ok(())
+    });
 }
 
 fn print_contest(common: &Common, expr: &str, by: By, c: &Contest) {

@@ -21,14 +21,16 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, read_file};
+use crate::error::{Error, YamlDiagnostic, line_col_to_byte, read_file};
 use crate::game::ability::AbilityUse;
 use crate::game::confine::{self, Refused};
 use crate::game::event::Event;
+use crate::game::scenario::Scenario;
 use crate::game::state::GameState;
 use crate::host::cards::Deck;
 use crate::host::rng::GameRng;
 use crate::host::unit::Unit;
+use crate::limits::MAX_UNITS;
 
 /// The version of the save format.
 pub const FORMAT: u32 = 1;
@@ -272,14 +274,32 @@ impl SavedGame {
         Ok((scenario, rules))
     }
 
-    /// Reads a save.
+    /// Reads a save; a file that is not one is an error at its line and column. Its values
+    /// are checked against its scenario by [`SavedGame::check`].
     pub fn read(path: &Path) -> Result<SavedGame, Error> {
+        Ok(Self::read_text(path)?.0)
+    }
+
+    /// Reads a save, and gives its text too (for [`SavedGame::check`]).
+    pub fn read_text(path: &Path) -> Result<(SavedGame, String), Error> {
         let text = read_file(path)?;
         let save: SavedGame = serde_json::from_str(&text).map_err(|e| {
-            Error::other(
-                format!("`{}` is not a sandtable save: {e}", path.display()),
+            let name = path.display().to_string();
+            let message = e.to_string();
+            // serde_json ends its message with the place, which the diagnostic shows.
+            let message = match message.rfind(" at line ") {
+                Some(i) => message[..i].to_string(),
+                None => message,
+            };
+            let start = line_col_to_byte(&text, e.line().max(1), e.column().max(1));
+            Error::from(YamlDiagnostic::new(
+                &name,
+                text.as_str(),
+                start..start,
+                format!("`{name}` is not a sandtable save: {message}"),
+                "here",
                 Some("saves are written by `:save FILE` at the prompt".into()),
-            )
+            ))
         })?;
         if save.format != FORMAT {
             return Err(Error::other(
@@ -291,7 +311,112 @@ impl SavedGame {
                 None,
             ));
         }
-        Ok(save)
+        Ok((save, text))
+    }
+
+    /// Checks a save's values as a scenario's are checked, against the scenario it names:
+    /// every unit's id (well formed, and one unit to an id), side, troop type, stats of the
+    /// troop chart (a number stays a number), position, base and counts the table can hold;
+    /// the turn, the side to play, and no more than [`MAX_UNITS`] units. A value that fails
+    /// is an error at its line and column in `text`, the save's text.
+    pub fn check(&self, name: &str, text: &str, scenario: &Scenario) -> Result<(), Error> {
+        let spans = json_spans(text);
+        let at = |path: &str, message: String, help: Option<String>| -> Error {
+            let bytes = spans.get(path).cloned().unwrap_or(0..1);
+            YamlDiagnostic::new(name, text, bytes, message, "here", help).into()
+        };
+        let sides: Vec<&str> = scenario.sides.iter().map(|s| s.id.as_str()).collect();
+        let side_help = || {
+            Some(format!(
+                "the sides of the scenario are: {}",
+                sides.join(", ")
+            ))
+        };
+        if self.units.len() > MAX_UNITS {
+            return Err(at(
+                "units",
+                format!(
+                    "the save has {} units, and a game has at most {MAX_UNITS}",
+                    self.units.len()
+                ),
+                None,
+            ));
+        }
+        if self.turn < 1 || self.turn > i64::from(u32::MAX) {
+            return Err(at(
+                "turn",
+                format!("the turn must be a number from 1, got {}", self.turn),
+                None,
+            ));
+        }
+        if self.plays < 0 || self.plays > i64::from(u32::MAX) {
+            return Err(at(
+                "plays",
+                format!("`plays` must be a number from 0, got {}", self.plays),
+                None,
+            ));
+        }
+        if !sides.contains(&self.active_side.as_str()) {
+            return Err(at(
+                "active_side",
+                format!("unknown side `{}`", self.active_side),
+                side_help(),
+            ));
+        }
+        if let Some(first) = &self.first_side
+            && !sides.contains(&first.as_str())
+        {
+            return Err(at(
+                "first_side",
+                format!("unknown side `{first}`"),
+                side_help(),
+            ));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, unit) in self.units.iter().enumerate() {
+            let field = |f: &str| format!("units.{i}.{f}");
+            if !crate::game::scenario::valid_id(&unit.id) {
+                return Err(at(
+                    &field("id"),
+                    format!("`{}` is not a usable unit id", unit.id),
+                    Some("use letters, digits and `_`, starting with a letter".into()),
+                ));
+            }
+            if !seen.insert(unit.id.as_str()) {
+                return Err(at(
+                    &field("id"),
+                    format!("two units have the id `{}`", unit.id),
+                    None,
+                ));
+            }
+            if !sides.contains(&unit.side.as_str()) {
+                return Err(at(
+                    &field("side"),
+                    format!("`{}`: unknown side `{}`", unit.id, unit.side),
+                    side_help(),
+                ));
+            }
+            let Some(troop) = scenario.ruleset.troop(&unit.troop) else {
+                return Err(at(
+                    &field("troop"),
+                    format!("`{}`: unknown troop type `{}`", unit.id, unit.troop),
+                    None,
+                ));
+            };
+            if let Err(e) = unit.check() {
+                return Err(at(&field("id"), format!("`{}`: {e}", unit.id), None));
+            }
+            for (stat, value) in &unit.stats {
+                if let Some(kind) = crate::game::scenario::stat_kind_mismatch(troop, stat, value) {
+                    return Err(at(
+                        &format!("units.{i}.stats.{stat}"),
+                        format!("`{}`: stat `{stat}` must be {kind}, got {value}", unit.id),
+                        None,
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Puts the saved game into a state freshly made from the same scenario.
@@ -320,6 +445,119 @@ impl SavedGame {
         state.log = self.log;
         state.commit();
         Ok(())
+    }
+}
+
+/// Where each value of a JSON text is, by its path (`turn`, `units.3.side`,
+/// `units.3.stats.defend`): the byte range of the value, to the depth of a unit's stats. The
+/// text is JSON already read by serde_json, so the walk can be simple.
+fn json_spans(text: &str) -> std::collections::HashMap<String, std::ops::Range<usize>> {
+    let mut spans = std::collections::HashMap::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    walk(bytes, &mut i, String::new(), 0, &mut spans);
+    spans
+}
+
+fn skip_space(b: &[u8], i: &mut usize) {
+    while *i < b.len() && b[*i].is_ascii_whitespace() {
+        *i += 1;
+    }
+}
+
+/// Reads a string starting at `i` (at its quote), giving its contents unescaped when plain.
+fn read_string(b: &[u8], i: &mut usize) -> String {
+    let start = *i + 1;
+    *i += 1;
+    while *i < b.len() && b[*i] != b'"' {
+        if b[*i] == b'\\' {
+            *i += 1;
+        }
+        *i += 1;
+    }
+    let raw = String::from_utf8_lossy(&b[start..(*i).min(b.len())]).into_owned();
+    *i += 1;
+    raw
+}
+
+fn walk(
+    b: &[u8],
+    i: &mut usize,
+    path: String,
+    depth: usize,
+    spans: &mut std::collections::HashMap<String, std::ops::Range<usize>>,
+) {
+    skip_space(b, i);
+    let start = *i;
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match b.get(*i) {
+        Some(b'{') => {
+            *i += 1;
+            loop {
+                skip_space(b, i);
+                match b.get(*i) {
+                    Some(b'"') => {
+                        let key = read_string(b, i);
+                        skip_space(b, i);
+                        *i += 1; // the colon
+                        walk(b, i, join(&key), depth + 1, spans);
+                    }
+                    Some(b',') => *i += 1,
+                    Some(b'}') => {
+                        *i += 1;
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        Some(b'[') => {
+            *i += 1;
+            let mut n = 0;
+            loop {
+                skip_space(b, i);
+                match b.get(*i) {
+                    Some(b',') => *i += 1,
+                    Some(b']') => {
+                        *i += 1;
+                        break;
+                    }
+                    Some(_) => {
+                        // Past a unit's fields, only where each value is matters, not its
+                        // inner paths: the log's thousands of events are skipped cheaply.
+                        let inner = if depth < 4 {
+                            join(&n.to_string())
+                        } else {
+                            String::new()
+                        };
+                        walk(b, i, inner, depth + 1, spans);
+                        n += 1;
+                    }
+                    None => break,
+                }
+            }
+        }
+        Some(b'"') => {
+            read_string(b, i);
+        }
+        Some(_) => {
+            while *i < b.len()
+                && !matches!(b[*i], b',' | b'}' | b']')
+                && !b[*i].is_ascii_whitespace()
+            {
+                *i += 1;
+            }
+        }
+        None => return,
+    }
+    if !path.is_empty() && depth <= 4 {
+        spans.insert(path, start..*i);
     }
 }
 

@@ -24,8 +24,7 @@ use crate::host::suggest::did_you_mean;
 use crate::host::terrain::{Feature, Shape, TerrainKind};
 use crate::host::unit::{Stat, Unit};
 
-/// The most units one unit entry may create with `count`.
-pub const MAX_COUNT: u32 = 1_000;
+pub use crate::limits::{MAX_COUNT, MAX_UNITS};
 
 /// A table edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -407,6 +406,7 @@ impl Builder<'_> {
 
         let mut sides = Vec::new();
         let mut seen_sides = BTreeSet::new();
+        let mut too_many = false;
         for side in &file.sides.value {
             if !seen_sides.insert(side.id.value.clone()) {
                 keep(Err(self.error(
@@ -423,6 +423,10 @@ impl Builder<'_> {
                 edge: side.edge,
             });
             for spec in &side.units {
+                if too_many {
+                    // Said once, at the entry that went past the limit.
+                    break;
+                }
                 let units =
                     match self.units(spec, &side.id.value, &ruleset, troop_abilities, &abilities) {
                         Ok(units) => units,
@@ -432,6 +436,28 @@ impl Builder<'_> {
                         }
                     };
                 for unit in units {
+                    if battlefield.units().len() >= MAX_UNITS {
+                        too_many = true;
+                        keep(Err(self.error(
+                            &spec.id,
+                            format!(
+                                "a scenario has at most {MAX_UNITS} units, and this entry makes `{}`, one more",
+                                unit.id
+                            ),
+                            "one unit too many",
+                            Some("make fewer units, or split the battle into smaller scenarios".into()),
+                        )));
+                        break;
+                    }
+                    if let Err(e) = unit.check() {
+                        keep(Err(self.error(
+                            &spec.id,
+                            format!("`{}`: {e}", unit.id),
+                            "this unit",
+                            None,
+                        )));
+                        break;
+                    }
                     if !battlefield.on_table(unit.pos) {
                         keep(Err(self.error(
                             &spec.at,
@@ -812,6 +838,17 @@ impl Builder<'_> {
                 None,
             ));
         }
+        for (name, value) in &spec.stats {
+            if let Some(kind) = stat_kind_mismatch(troop, name, value) {
+                return Err(self.error_at_text(
+                    &spec.id,
+                    name,
+                    format!("stat `{name}` must be {kind}, as in the troop chart, got {value}"),
+                    "this stat",
+                    None,
+                ));
+            }
+        }
         let mut stats = troop.stats.clone();
         stats.extend(spec.stats.clone());
         // The troop type's own abilities (Charge for cavalry), then the scenario's for the
@@ -1019,7 +1056,24 @@ fn frontage(base: &Base) -> f64 {
 }
 
 /// Ids are typed at the prompt, so they are plain words.
-fn valid_id(id: &str) -> bool {
+/// Whether a value given for a stat of the troop chart differs in kind from the chart's (a
+/// word where the chart has a number, `defend: "lots"`): then the kind it must be.
+pub fn stat_kind_mismatch(
+    troop: &crate::game::ruleset::TroopType,
+    name: &str,
+    value: &Stat,
+) -> Option<&'static str> {
+    let kind = |s: &Stat| match s {
+        Stat::Bool(_) => "true or false",
+        Stat::Int(_) | Stat::Float(_) => "a number",
+        Stat::Text(_) => "a word",
+    };
+    let chart = troop.stats.get(name)?;
+    (kind(chart) != kind(value)).then(|| kind(chart))
+}
+
+/// Whether a unit id is usable: a letter, then letters, digits and `_`, at most 64.
+pub fn valid_id(id: &str) -> bool {
     let mut chars = id.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')

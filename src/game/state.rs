@@ -14,9 +14,10 @@ use crate::game::scenario::{Scenario, Side};
 use crate::host::battlefield::Battlefield;
 use crate::host::cards::{Card, CardError, Deck};
 use crate::host::dice::{DiceError, DiceExpr, Roll};
-use crate::host::geometry::{Point, normalize_degrees};
+use crate::host::geometry::{Point, check_point, normalize_degrees};
 use crate::host::rng::GameRng;
-use crate::host::unit::{Stat, Unit};
+use crate::host::unit::{Stat, Unit, ValueError, check_count};
+use crate::limits::MAX_UNITS;
 
 /// One game's state.
 #[derive(Clone, Debug)]
@@ -74,19 +75,13 @@ enum Undo {
     Abilities(usize, Vec<String>),
 }
 
-/// The most events and undo entries one action may record: a script in a loop that logs or
-/// changes something on every turn of the loop must not eat the machine's memory before its
-/// time budget runs out.
-pub const MAX_RECORDS_PER_ACTION: usize = 1_000_000;
+pub use crate::limits::MAX_RECORDS_PER_ACTION;
 
-/// The most bytes of text one action may put in the log.
-pub const MAX_LOG_BYTES_PER_ACTION: usize = 64 << 20;
+pub use crate::limits::MAX_LOG_BYTES_PER_ACTION;
 
-/// The most characters of a unit's name.
-pub const MAX_NAME: usize = 200;
+pub use crate::limits::MAX_NAME;
 
-/// The most characters of one line of narration, print or debug output; longer ones are cut.
-pub const MAX_TEXT: usize = 64 * 1024;
+pub use crate::limits::MAX_TEXT;
 
 #[derive(Clone, Debug, Default)]
 struct Recorded {
@@ -110,6 +105,12 @@ pub enum StateError {
     /// A name longer than [`MAX_NAME`].
     #[error("a name has at most {MAX_NAME} characters")]
     NameTooLong,
+    /// A value the table cannot hold (a NaN stat, hits past the limit, a place out of reach).
+    #[error(transparent)]
+    Value(#[from] ValueError),
+    /// A unit spawned when the game already has [`MAX_UNITS`].
+    #[error("a game has at most {MAX_UNITS} units")]
+    TooManyUnits,
     /// A side this game does not have.
     #[error("unknown side `{side}`{}", suggestion.as_ref().map(|s| format!("; did you mean `{s}`?")).unwrap_or_default())]
     UnknownSide {
@@ -510,6 +511,7 @@ impl GameState {
         if !(to.x.is_finite() && to.y.is_finite()) {
             return Err(StateError::NotAPoint(to));
         }
+        check_point("a move's destination", to).map_err(ValueError::from)?;
         let unit = self.unit_mut(idx)?;
         let from = unit.pos;
         unit.pos = to;
@@ -556,7 +558,11 @@ impl GameState {
 
     /// Sets the hits a unit has taken.
     pub fn set_hits(&mut self, idx: usize, hits: i64) -> Result<(), StateError> {
+        check_count("hits", hits)?;
         let unit = self.unit_mut(idx)?;
+        if unit.hits == hits {
+            return Ok(());
+        }
         let from = std::mem::replace(&mut unit.hits, hits);
         self.remember(Undo::Hits(idx, from));
         self.change(idx, "hits", Stat::Int(from), Stat::Int(hits));
@@ -565,7 +571,11 @@ impl GameState {
 
     /// Sets the stands (or figures) a unit has left.
     pub fn set_stands(&mut self, idx: usize, stands: i64) -> Result<(), StateError> {
+        check_count("stands", stands)?;
         let unit = self.unit_mut(idx)?;
+        if unit.stands == stands {
+            return Ok(());
+        }
         let from = std::mem::replace(&mut unit.stands, stands);
         self.remember(Undo::Stands(idx, from));
         self.change(idx, "stands", Stat::Int(from), Stat::Int(stands));
@@ -574,7 +584,13 @@ impl GameState {
 
     /// Sets one of a unit's stats.
     pub fn set_stat(&mut self, idx: usize, name: &str, value: Stat) -> Result<(), StateError> {
+        value.check(name)?;
         let unit = self.unit_mut(idx)?;
+        // Setting a stat to what it is changes nothing, and records nothing: a loop doing it
+        // must not fill the undo journal.
+        if unit.stats.get(name) == Some(&value) {
+            return Ok(());
+        }
         let from = unit.stats.insert(name.to_string(), value.clone());
         // Remembered, so counted against the action's limits even when nothing is logged.
         self.remember(Undo::Stat(idx, name.to_string(), from.clone()));
@@ -602,6 +618,10 @@ impl GameState {
     /// charioteer stepping down); its id must be new.
     pub fn spawn(&mut self, unit: Unit) -> Result<usize, StateError> {
         self.check_side(&unit.side)?;
+        unit.check()?;
+        if self.battlefield.units().len() >= MAX_UNITS {
+            return Err(StateError::TooManyUnits);
+        }
         let id = unit.id.clone();
         let at = unit.pos;
         let idx = self
@@ -655,6 +675,10 @@ impl GameState {
         name: Option<&str>,
     ) -> Result<(), StateError> {
         let unit = self.unit_mut(idx)?;
+        // Joining the group it is in, or leaving none, changes nothing and records nothing.
+        if unit.groups.get(kind).map(String::as_str) == name {
+            return Ok(());
+        }
         let from = match name {
             Some(n) => unit.groups.insert(kind.into(), n.into()),
             None => unit.groups.remove(kind),
@@ -976,16 +1000,49 @@ mod tests {
     }
 
     // `set_stat` and `set_group` journaled their undo without counting it, so a script
-    // setting the same stat in a loop ran to the time budget, its journal growing.
+    // setting the same stat in a loop ran to the time budget, its journal growing; counted,
+    // the same loop still journaled an undo for every turn (180 MB before the limit). Setting
+    // a value to what it is now records nothing; a change counts.
     #[test]
     fn setting_stats_and_groups_counts_against_the_record_limit() {
         let mut s = state();
         s.begin_action();
-        for _ in 0..=MAX_RECORDS_PER_ACTION / 2 {
+        s.set_stat(0, "attack", Stat::Int(1)).unwrap();
+        s.set_group(0, "formation", Some("first")).unwrap();
+        let (journal, log) = (s.journal.len(), s.log.len());
+        for _ in 0..10_000 {
             s.set_stat(0, "attack", Stat::Int(1)).unwrap();
             s.set_group(0, "formation", Some("first")).unwrap();
+            s.set_hits(0, s.battlefield.units()[0].hits).unwrap();
+        }
+        assert_eq!((s.journal.len(), s.log.len()), (journal, log));
+        for i in 0..=MAX_RECORDS_PER_ACTION / 2 {
+            s.set_stat(0, "attack", Stat::Int(i as i64 % 2)).unwrap();
         }
         assert!(s.flooded().is_some());
+    }
+
+    // A script could move a unit to 1e308 or set a stat to NaN.
+    #[test]
+    fn values_the_table_cannot_hold_are_refused() {
+        let mut s = state();
+        let before = fingerprint(&s);
+        let far = s.move_unit(0, Point::new(1e308, 1.0)).unwrap_err();
+        assert_eq!(
+            far.to_string(),
+            "a move's destination must be within 1000000 inches of the table's corner, got (1e308, 1)"
+        );
+        let nan = s.set_stat(0, "attack", Stat::Float(f64::NAN)).unwrap_err();
+        assert_eq!(
+            nan.to_string(),
+            "stat `attack` must be a finite number, got NaN"
+        );
+        let huge = s.set_hits(0, 1 << 62).unwrap_err();
+        assert_eq!(
+            huge.to_string(),
+            "hits must be from -1000000000 to 1000000000, got 4611686018427387904"
+        );
+        assert_eq!(fingerprint(&s), before);
     }
 
     #[test]

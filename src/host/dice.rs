@@ -42,22 +42,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::host::rng::GameRng;
 
-/// The most dice one expression may write (the sum of the groups' counts, before explosions).
-pub const MAX_DICE: u32 = 10_000;
-/// The most dice one roll may roll, counting the bonus dice from explosions.
-pub const MAX_TOTAL_DICE: usize = 100_000;
-/// The most sides a die may have (the fewest is 1).
-pub const MAX_SIDES: u32 = 1_000_000;
-/// The largest number that may be written in an expression.
-pub const MAX_NUMBER: i64 = 1_000_000_000;
-/// The longest expression, in characters.
-pub const MAX_EXPR_LEN: usize = 1_000;
+pub use crate::limits::MAX_DICE;
+pub use crate::limits::MAX_EXPR_LEN;
+pub use crate::limits::MAX_NESTING;
+pub use crate::limits::MAX_NUMBER;
+pub use crate::limits::MAX_SIDES;
+pub use crate::limits::MAX_TOTAL_DICE;
 
 /// Characters quoted either side of a problem when an error quotes a long expression
 /// ([`DiceError::excerpt`]).
 pub const EXCERPT_CONTEXT: usize = 30;
-/// The deepest nesting of parentheses.
-pub const MAX_NESTING: usize = 64;
 /// How many times one die may explode when `!` gives no cap.
 pub const DEFAULT_EXPLODE_CAP: u32 = 100;
 

@@ -13,6 +13,8 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+pub use crate::limits::{MAX_COORDINATE, MAX_SIZE};
+
 /// Inches in a foot, for rules that measure in feet.
 pub const INCHES_PER_FOOT: f64 = 12.0;
 
@@ -47,6 +49,12 @@ impl Point {
     /// Whether both coordinates are finite (not NaN or infinite).
     pub fn is_finite(self) -> bool {
         self.x.is_finite() && self.y.is_finite()
+    }
+
+    /// Whether the point is finite and within [`MAX_COORDINATE`] inches of the table's corner
+    /// each way: a place the table can hold, off the table or not.
+    pub fn within_reach(self) -> bool {
+        self.is_finite() && self.x.abs() <= MAX_COORDINATE && self.y.abs() <= MAX_COORDINATE
     }
 
     /// Straight-line distance to `other`, in inches.
@@ -214,6 +222,22 @@ pub enum ShapeError {
         /// The point given.
         point: Point,
     },
+    /// A point further than [`MAX_COORDINATE`] inches from the table's corner.
+    #[error("{what} must be within {MAX_COORDINATE} inches of the table's corner, got ({}, {})", number(point.x), number(point.y))]
+    OutOfReach {
+        /// What the point is: `polygon point`.
+        what: &'static str,
+        /// The point given.
+        point: Point,
+    },
+    /// A size larger than [`MAX_SIZE`] inches.
+    #[error("{what} must be at most {MAX_SIZE} inches, got {}", number(*value))]
+    TooBig {
+        /// What the size is of: `base width`.
+        what: &'static str,
+        /// The size given.
+        value: f64,
+    },
     /// A polygon or line with too few points.
     #[error("{what} needs at least {needed} points, got {got}")]
     TooFewPoints {
@@ -267,10 +291,32 @@ impl From<ShapeError> for String {
 
 /// Ok when `value` is a finite, positive size; otherwise an error naming `what`.
 pub(crate) fn positive(what: &'static str, value: f64) -> Result<(), ShapeError> {
-    if value.is_finite() && value > 0.0 {
-        Ok(())
-    } else {
+    if !(value.is_finite() && value > 0.0) {
         Err(ShapeError::NotPositive { what, value })
+    } else if value > MAX_SIZE {
+        Err(ShapeError::TooBig { what, value })
+    } else {
+        Ok(())
+    }
+}
+
+/// A number as a player reads it: a huge one in exponent form (`1e308`), not 309 digits.
+pub fn number(x: f64) -> String {
+    if x.is_finite() && x.abs() >= 1e9 {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
+/// Checks that a point is one the table can hold (see [`Point::within_reach`]).
+pub fn check_point(what: &'static str, point: Point) -> Result<(), ShapeError> {
+    if !point.is_finite() {
+        Err(ShapeError::NotFinite { what, point })
+    } else if !point.within_reach() {
+        Err(ShapeError::OutOfReach { what, point })
+    } else {
+        Ok(())
     }
 }
 

@@ -20,13 +20,9 @@ use std::collections::BTreeMap;
 
 use crate::host::dice::{DiceGroupSpec, Keep, Node};
 
-/// The most distinct values a distribution may hold.
-pub const MAX_VALUES: usize = 1_000_000;
+pub use crate::limits::MAX_VALUES;
 
-/// The most steps (pairs of values combined, states advanced) one calculation may take, so
-/// that every answer comes in about a second: `2d3000` or `3d300kh2` is within it,
-/// `2d10000` is not.
-pub const MAX_WORK: u64 = 10_000_000;
+pub use crate::limits::MAX_WORK;
 
 /// Why odds could not be worked out exactly.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -278,11 +278,7 @@ fn enough_points(what: &'static str, points: &[Point], needed: usize) -> Result<
 }
 
 fn finite_point(what: &'static str, point: Point) -> Result<(), ShapeError> {
-    if point.is_finite() {
-        Ok(())
-    } else {
-        Err(ShapeError::NotFinite { what, point })
-    }
+    crate::host::geometry::check_point(what, point)
 }
 
 /// The consecutive segments of a polyline (none for fewer than 2 points).

@@ -10,7 +10,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::host::geometry::{Base, Footprint, Point};
+use crate::host::geometry::{Base, Footprint, Point, ShapeError, check_point};
+pub use crate::limits::{MAX_NAME, MAX_STAT};
 
 /// One value in a unit's stat map: whatever the ruleset's troop chart holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,6 +43,66 @@ impl Stat {
             Stat::Int(i) => Some(*i),
             _ => None,
         }
+    }
+}
+
+/// Why a value cannot be held by a unit: the table holds finite numbers of a sane size only,
+/// so that no later sum or comparison meets an infinity, a NaN or an overflow.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ValueError {
+    /// A number that is not finite.
+    #[error("{what} must be a finite number, got {value}")]
+    NotFinite {
+        /// What the number is: `stat \`attack\``.
+        what: String,
+        /// The number given.
+        value: f64,
+    },
+    /// A number further from zero than [`MAX_STAT`].
+    #[error("{what} must be from -{MAX_STAT} to {MAX_STAT}, got {value}")]
+    OutOfRange {
+        /// What the number is: `hits`.
+        what: String,
+        /// The number given, as written.
+        value: String,
+    },
+    /// A name longer than [`MAX_NAME`] characters.
+    #[error("a name has at most {MAX_NAME} characters")]
+    NameTooLong,
+    /// A position, facing or base the table cannot hold.
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+}
+
+impl Stat {
+    /// Checks that the table can hold the stat `name`: a finite number within [`MAX_STAT`] of
+    /// zero (a word or a yes/no always can).
+    pub fn check(&self, name: &str) -> Result<(), ValueError> {
+        let what = || format!("stat `{name}`");
+        match *self {
+            Stat::Int(i) => check_count(&what(), i),
+            Stat::Float(x) if !x.is_finite() => Err(ValueError::NotFinite {
+                what: what(),
+                value: x,
+            }),
+            Stat::Float(x) if x.abs() > MAX_STAT as f64 => Err(ValueError::OutOfRange {
+                what: what(),
+                value: crate::host::geometry::number(x),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Checks that a count (hits, stands, a whole-number stat) is within [`MAX_STAT`] of zero.
+pub fn check_count(what: &str, value: i64) -> Result<(), ValueError> {
+    if value.unsigned_abs() > MAX_STAT.unsigned_abs() {
+        Err(ValueError::OutOfRange {
+            what: what.to_string(),
+            value: value.to_string(),
+        })
+    } else {
+        Ok(())
     }
 }
 
@@ -90,6 +151,29 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// Checks that the table can hold the unit: a position within reach, a finite facing, a
+    /// base of a sane size, a name of at most [`MAX_NAME`] characters, and finite stats,
+    /// hits and stands within [`MAX_STAT`] of zero.
+    pub fn check(&self) -> Result<(), ValueError> {
+        check_point("position", self.pos)?;
+        if !self.facing.is_finite() {
+            return Err(ValueError::NotFinite {
+                what: "facing".into(),
+                value: self.facing,
+            });
+        }
+        self.base.validate()?;
+        if self.name.chars().count() > MAX_NAME {
+            return Err(ValueError::NameTooLong);
+        }
+        check_count("hits", self.hits)?;
+        check_count("stands", self.stands)?;
+        for (name, stat) in &self.stats {
+            stat.check(name)?;
+        }
+        Ok(())
+    }
+
     /// Where its base lies on the table.
     pub fn footprint(&self) -> Footprint {
         Footprint {

@@ -7,9 +7,11 @@
 //! - `eval` disabled;
 //! - imports confined to the scripts folders ([`crate::script::resolver`]);
 //! - `print` and `debug` routed into the game's event log (see `api.rs`);
-//! - optimisation at [`OptimizationLevel::Simple`], which never calls registered functions at
-//!   compile time, so `roll("2d6")` is never folded into a constant. Dice functions are also
-//!   registered as volatile, which keeps them out of any future folding.
+//! - a time budget for compiling too ([`Budget::compiling`]), checked as each token is read;
+//! - no optimisation ([`OptimizationLevel::None`]): Rhai's optimiser takes time that grows
+//!   with the square of a block's statements (a 1 MB script of `x;` took a minute), and it
+//!   cannot be stopped. Without it, `roll("2d6")` is never folded into a constant either;
+//!   dice functions are also registered as volatile, which keeps them out of any folding.
 //!
 //! - `sort` and `dedup` with a comparer replaced by versions that stop at the comparer's first
 //!   error and report it ([`register_comparers`]): Rhai's own ignore it and carry on.
@@ -23,11 +25,14 @@ use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext, OptimizationLevel};
+use rhai::{
+    Array, Dynamic, Engine, EvalAltResult, FnPtr, LexError, NativeCallContext, OptimizationLevel,
+    Token,
+};
 
 use crate::script::resolver::{ConfinedResolver, ModuleCache};
 
-/// The limits every script runs under.
+/// The limits every script runs under (the defaults are in [`crate::limits`]; tests lower them).
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Operations per call (a loop iteration is a few).
@@ -61,19 +66,20 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
+        use crate::limits as l;
         Limits {
-            max_operations: 50_000_000,
-            max_call_levels: 48,
-            max_expr_depth: 64,
-            max_function_expr_depth: 48,
-            max_string_size: 1 << 20,
-            max_array_size: 100_000,
-            max_map_size: 10_000,
-            max_variables: 10_000,
-            max_top_level_variables: 5_000,
-            max_functions: 10_000,
-            max_modules: 64,
-            time_budget: Duration::from_secs(2),
+            max_operations: l::MAX_OPERATIONS,
+            max_call_levels: l::MAX_CALL_LEVELS,
+            max_expr_depth: l::MAX_EXPR_DEPTH,
+            max_function_expr_depth: l::MAX_FUNCTION_EXPR_DEPTH,
+            max_string_size: l::MAX_STRING_BYTES,
+            max_array_size: l::MAX_ARRAY_ITEMS,
+            max_map_size: l::MAX_MAP_ENTRIES,
+            max_variables: l::MAX_VARIABLES,
+            max_top_level_variables: l::MAX_TOP_LEVEL_VARIABLES,
+            max_functions: l::MAX_FUNCTIONS,
+            max_modules: l::MAX_MODULES,
+            time_budget: l::TIME_BUDGET,
         }
     }
 }
@@ -83,6 +89,8 @@ impl Default for Limits {
 #[derive(Clone, Default)]
 pub struct Budget {
     deadline: Rc<Cell<Option<Instant>>>,
+    /// When the compile under way must stop (see [`Budget::compiling`]).
+    compile_deadline: Rc<Cell<Option<Instant>>>,
     watch: Rc<RefCell<Option<Watch>>>,
 }
 
@@ -99,6 +107,9 @@ impl std::fmt::Debug for Budget {
 
 /// What the progress callback returns when the budget runs out; recognised in errors.
 pub const OUT_OF_TIME: &str = "sandtable: time budget exhausted";
+
+/// The error the tokenizer gives when compiling runs out of time; recognised in errors.
+pub const COMPILE_OUT_OF_TIME: &str = "sandtable: compile time budget exhausted";
 
 impl Budget {
     /// Starts the clock for one call.
@@ -127,6 +138,28 @@ impl Budget {
     fn expired(&self) -> bool {
         self.deadline.get().is_some_and(|d| Instant::now() >= d)
     }
+
+    /// Compiles under the time budget: `compile` (a call to the engine that compiles a
+    /// script) is stopped with [`COMPILE_OUT_OF_TIME`] once it has taken
+    /// [`crate::limits::TIME_BUDGET`]. Rhai's
+    /// progress callback does not run while compiling, so the engine checks the clock as
+    /// each token is read; a script that imports a module compiles it under the time of the
+    /// call under way.
+    pub fn compiling<T>(&self, compile: impl FnOnce() -> T) -> T {
+        let before = self
+            .compile_deadline
+            .replace(Instant::now().checked_add(crate::limits::TIME_BUDGET));
+        let result = compile();
+        self.compile_deadline.set(before);
+        result
+    }
+
+    fn compile_expired(&self) -> bool {
+        self.compile_deadline
+            .get()
+            .or(self.deadline.get())
+            .is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 /// Builds a sandboxed engine with the given limits, importing only from `roots` and keeping
@@ -139,7 +172,7 @@ pub fn sandboxed(
 ) -> Engine {
     let mut engine = Engine::new();
     engine
-        .set_optimization_level(OptimizationLevel::Simple)
+        .set_optimization_level(OptimizationLevel::None)
         .set_max_operations(limits.max_operations)
         .set_max_call_levels(limits.max_call_levels)
         .set_max_expr_depths(limits.max_expr_depth, limits.max_function_expr_depth)
@@ -154,6 +187,19 @@ pub fn sandboxed(
         .set_module_resolver(ConfinedResolver::with_cache(roots, modules))
         .disable_symbol("eval");
     register_comparers(&mut engine);
+    let tokens = Cell::new(0_u32);
+    let compiling = budget.clone();
+    // The parser does more work per token the more variables are in scope (it looks each name
+    // up in a list), so a script can take long to compile though it is small: the clock is
+    // read every 32 tokens, each at most a few hundred microseconds apart.
+    #[allow(deprecated)]
+    engine.on_parse_token(move |token, _, _| {
+        tokens.set(tokens.get().wrapping_add(1));
+        if tokens.get().is_multiple_of(32) && compiling.compile_expired() {
+            return Token::LexError(Box::new(LexError::Runtime(COMPILE_OUT_OF_TIME.into())));
+        }
+        token
+    });
     let budget = budget.clone();
     engine.on_progress(move |ops| {
         // Reading the clock every operation would cost more than a cheap operation; every

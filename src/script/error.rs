@@ -7,10 +7,10 @@
 
 use std::collections::HashMap;
 
-use rhai::{AST, Engine, EvalAltResult, ParseError, Position};
+use rhai::{AST, Engine, EvalAltResult, LexError, ParseError, ParseErrorType, Position};
 
 use crate::error::{Error, ScriptDiagnostic, line_col_to_byte, place};
-use crate::script::engine::{Limits, OUT_OF_TIME};
+use crate::script::engine::{Budget, COMPILE_OUT_OF_TIME, Limits, OUT_OF_TIME};
 use crate::script::value::HostError;
 
 /// The help of every error that stops a script running away (its time budget, its
@@ -33,13 +33,25 @@ impl Sources {
         self.texts.insert(name.to_string(), text.to_string());
     }
 
+    /// Forgets a script's text (a prompt entry whose functions are no longer kept).
+    pub fn forget(&mut self, name: &str) {
+        self.texts.remove(name);
+    }
+
     /// Compiles a script's text as `name`: every script (rules, abilities, house rules,
     /// `check`) is compiled here. The text is kept for diagnostics, the AST named after the
     /// script, and a syntax error made a diagnostic at its line and column.
-    pub fn compile(&mut self, engine: &Engine, name: &str, text: &str) -> Result<AST, Error> {
+    pub fn compile(
+        &mut self,
+        engine: &Engine,
+        budget: &Budget,
+        name: &str,
+        text: &str,
+    ) -> Result<AST, Error> {
+        crate::error::check_script_size(name, text)?;
         self.insert(name, text);
-        let mut ast = engine
-            .compile(text)
+        let mut ast = budget
+            .compiling(|| engine.compile(text))
             .map_err(|e| self.parse_error(name, &e))?;
         ast.set_source(name);
         Ok(ast)
@@ -96,6 +108,21 @@ impl Sources {
 
     /// Converts a compile error of the script `source`.
     pub fn parse_error(&self, source: &str, err: &ParseError) -> Error {
+        if let ParseErrorType::BadInput(LexError::Runtime(why)) = err.err_type()
+            && why == COMPILE_OUT_OF_TIME
+        {
+            return self.diagnostic(
+                source,
+                err.position(),
+                format!(
+                    "compiling the script took more than the time budget of {} seconds, and stopped here",
+                    crate::limits::TIME_BUDGET.as_secs()
+                ),
+                Some(
+                    "a script with very many variables in one scope compiles slowly: split it into functions or smaller scripts".into(),
+                ),
+            );
+        }
         self.diagnostic(
             source,
             err.position(),

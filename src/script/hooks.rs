@@ -25,15 +25,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, Position, Scope};
 
-use crate::error::{Error, read_file};
+use crate::error::{Error, read_script};
 use crate::game::ability::AbilityMeta;
 use crate::game::project::Project;
 use crate::game::ruleset::Ruleset;
+use crate::script::engine::Budget;
 use crate::script::error::Sources;
 use crate::script::value::{HostError, Shared, UnitRef};
 
-/// How deeply hooks may call `ask` from inside other hooks.
-pub const MAX_HOOK_DEPTH: usize = 8;
+pub use crate::limits::MAX_HOOK_DEPTH;
 
 /// One ability script, compiled.
 pub struct LoadedAbility {
@@ -63,6 +63,7 @@ impl Abilities {
     /// Loads the named abilities of a ruleset (from its package, or shared ones it borrows).
     pub fn load(
         engine: &Engine,
+        budget: &Budget,
         project: &Project,
         ruleset: &Ruleset,
         names: &BTreeSet<String>,
@@ -79,13 +80,13 @@ impl Abilities {
                     )),
                 )
             })?;
-            let text = read_file(path)?;
+            let text = read_script(path)?;
             let source = path
                 .strip_prefix(project.root())
                 .unwrap_or(path)
                 .display()
                 .to_string();
-            let ast = sources.compile(engine, &source, &text)?;
+            let ast = sources.compile(engine, budget, &source, &text)?;
             let meta: Dynamic = engine
                 .call_fn_with_options(
                     CallFnOptions::new().eval_ast(false),

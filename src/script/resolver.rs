@@ -30,13 +30,9 @@ pub enum ImportRefused {
     NotFound(String),
 }
 
-/// Largest script file an import may read.
-pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+pub use crate::limits::MAX_SCRIPT_BYTES;
 
-/// Imports nested inside imports (a module importing a module importing ...). Each level
-/// takes the native stack: two modules importing each other overflowed it and aborted the
-/// program, and a chain of 400 did so on the main thread (a `sim` thread has a quarter of it).
-pub const MAX_IMPORT_DEPTH: usize = 16;
+pub use crate::limits::MAX_IMPORT_DEPTH;
 
 /// The modules imported so far, each evaluated once. A module's top level runs in the game
 /// (it may roll a die), so a session that starts a new battle empties it: every battle then
@@ -152,14 +148,17 @@ impl ConfinedResolver {
         engine: &Engine,
         file: &Path,
     ) -> Result<Shared<Module>, Box<EvalAltResult>> {
-        let too_big = std::fs::metadata(file)
-            .map(|m| m.len() > MAX_SCRIPT_BYTES)
-            .unwrap_or(true);
-        if too_big {
-            return Err(format!("module `{}` is larger than 1 MiB", file.display()).into());
+        let name = file_name(file);
+        let size = std::fs::metadata(file).map_or(0, |m| m.len());
+        if let Some(message) = crate::error::script_too_big(&name, size) {
+            return Err(format!("module {message}").into());
         }
         let text = std::fs::read_to_string(file)
-            .map_err(|e| format!("cannot read `{}`: {e}", file.display()))?;
+            .map_err(|e| format!("cannot read `{name}`: {e}"))?;
+        // A file that grew since it was measured.
+        if let Some(message) = crate::error::script_too_big(&name, text.len() as u64) {
+            return Err(format!("module {message}").into());
+        }
         let mut ast = engine.compile(&text).map_err(|e| {
             Box::new(EvalAltResult::ErrorInModule(
                 file.display().to_string(),

@@ -9,13 +9,13 @@
 pub mod line;
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use rhai::{AST, CallFnOptions, Dynamic, Engine, FnAccess, Scope};
 
-use crate::error::{Error, read_file};
+use crate::error::{Error, read_script};
 use crate::game::event::Event;
 use crate::game::project::Project;
 use crate::game::scenario::Scenario;
@@ -65,6 +65,10 @@ pub struct Session {
     manual: api::ManualDice,
     /// Functions defined at the prompt (kept across reloads).
     prompt_functions: AST,
+    /// Each function defined at the prompt, by name and number of parameters, with the
+    /// entry that defined it and that entry's length, to hold them to
+    /// [`MAX_PROMPT_FUNCTIONS`] and [`MAX_PROMPT_FUNCTION_BYTES`].
+    prompt_defined: BTreeMap<(String, usize), (String, usize)>,
     /// The steps still undoable, oldest first: `:undo` rewinds the state's journal to where
     /// the game stood before each, so that no action copies the game.
     past: Vec<Step>,
@@ -90,12 +94,10 @@ struct Step {
     rules: Option<Vec<PathBuf>>,
 }
 
-/// How many actions `undo` can go back.
-pub const MAX_UNDO: usize = 1_000;
+pub use crate::limits::MAX_UNDO;
+pub use crate::limits::{MAX_PROMPT_FUNCTION_BYTES, MAX_PROMPT_FUNCTIONS};
 
-/// The most turns an auto-played battle (`battle`, `sim`) may last: one that has not ended
-/// by then is an error in the rules, a victory condition that can never be met.
-pub const MAX_TURNS: i64 = 1_000;
+pub use crate::limits::MAX_TURNS;
 
 /// The hook a ruleset defines to set a game up (who plays first, ...), run once at the start.
 pub const SETUP: &str = "setup";
@@ -182,6 +184,7 @@ impl Session {
             abilities,
             manual,
             prompt_functions: AST::empty(),
+            prompt_defined: BTreeMap::new(),
             past: Vec::new(),
             future: Vec::new(),
             has_setup: false,
@@ -260,13 +263,15 @@ impl Session {
         path: &Path,
         house_rule: bool,
     ) -> Result<Option<HouseRuleHooks>, Error> {
-        let text = read_file(path)?;
+        let text = read_script(path)?;
         let name = path
             .strip_prefix(project.root())
             .unwrap_or(path)
             .display()
             .to_string();
-        let ast = self.sources.compile(&self.engine, &name, &text)?;
+        let ast = self
+            .sources
+            .compile(&self.engine, &self.budget, &name, &text)?;
         self.run_guarded(&name, true, |engine, scope| {
             engine.run_ast_with_scope(scope, &ast)
         })?;
@@ -342,6 +347,7 @@ impl Session {
         self.budget.start(self.limits.time_budget);
         let loaded = Abilities::load(
             &self.engine,
+            &self.budget,
             project,
             &self.scenario.ruleset,
             &names,
@@ -588,12 +594,25 @@ impl Session {
     /// Evaluates Rhai code (a line at the prompt, a batch script) in the session's persistent
     /// scope. Functions it defines stay for later lines; on failure nothing changes.
     pub fn eval(&mut self, source: &str, code: &str) -> Result<Dynamic, Error> {
+        crate::error::check_script_size(source, code)?;
         self.sources.insert(source, code);
+        let result = self.eval_entry(source, code);
+        // An entry's text is kept for the diagnostics of the functions it defines; the text
+        // of one that defines none that is kept (or that failed) is let go, so that a long
+        // session does not hold every line typed.
+        if !self.prompt_defined.values().any(|(s, _)| s == source) {
+            self.sources.forget(source);
+        }
+        result
+    }
+
+    fn eval_entry(&mut self, source: &str, code: &str) -> Result<Dynamic, Error> {
         let mut line_ast = self
-            .engine
-            .compile_with_scope(&self.scope, code)
+            .budget
+            .compiling(|| self.engine.compile_with_scope(&self.scope, code))
             .map_err(|e| self.sources.parse_error(source, &e))?;
         line_ast.set_source(source);
+        let kept = self.keep_functions(source, code, &line_ast)?;
         let run = self.ast.merge(&line_ast);
         let value = self.run_guarded(source, true, |engine, scope| {
             engine.eval_ast_with_scope::<Dynamic>(scope, &run)
@@ -604,7 +623,70 @@ impl Session {
         let defined = line_ast.clone_functions_only();
         self.ast = self.ast.merge(&defined);
         self.prompt_functions = self.prompt_functions.merge(&defined);
+        if let Some(kept) = kept {
+            // Texts of entries whose every function has been defined again are let go.
+            let still: BTreeSet<&str> = kept.values().map(|(s, _)| s.as_str()).collect();
+            let replaced: BTreeSet<String> = self
+                .prompt_defined
+                .values()
+                .map(|(s, _)| s)
+                .filter(|s| !still.contains(s.as_str()))
+                .cloned()
+                .collect();
+            for s in replaced {
+                self.sources.forget(&s);
+            }
+            self.prompt_defined = kept;
+        }
         Ok(value)
+    }
+
+    /// The functions defined at the prompt once the entry `source` has defined its own (each
+    /// replacing one of the same name and number of parameters), or why they cannot be kept;
+    /// `None` when the entry defines none.
+    #[allow(clippy::type_complexity)]
+    fn keep_functions(
+        &self,
+        source: &str,
+        code: &str,
+        line_ast: &AST,
+    ) -> Result<Option<BTreeMap<(String, usize), (String, usize)>>, Error> {
+        if line_ast.iter_functions().next().is_none() {
+            return Ok(None);
+        }
+        let mut kept = self.prompt_defined.clone();
+        for f in line_ast.iter_functions() {
+            kept.insert(
+                (f.name.to_string(), f.params.len()),
+                (source.to_string(), code.len()),
+            );
+        }
+        if kept.len() > MAX_PROMPT_FUNCTIONS {
+            return Err(Error::other(
+                format!(
+                    "the prompt keeps at most {MAX_PROMPT_FUNCTIONS} functions, and this would make {}",
+                    kept.len()
+                ),
+                Some(
+                    "define a function again with the same name and number of parameters to replace it, or put your functions in a house rule".into(),
+                ),
+            ));
+        }
+        let entries: BTreeMap<&str, usize> =
+            kept.values().map(|(s, len)| (s.as_str(), *len)).collect();
+        let bytes: usize = entries.values().sum();
+        if bytes > MAX_PROMPT_FUNCTION_BYTES {
+            return Err(Error::other(
+                format!(
+                    "the entries that define the functions kept at the prompt may add up to {MAX_PROMPT_FUNCTION_BYTES} bytes (1 MiB), and this would make {bytes}"
+                ),
+                Some(
+                    "define the large functions again in fewer lines, or put them in a house rule"
+                        .into(),
+                ),
+            ));
+        }
+        Ok(Some(kept))
     }
 
     /// Events logged since the last call.
@@ -934,6 +1016,7 @@ impl Session {
         // Functions typed at the prompt stay defined.
         fresh.ast = fresh.ast.merge(&self.prompt_functions);
         fresh.prompt_functions = std::mem::take(&mut self.prompt_functions);
+        fresh.prompt_defined = std::mem::take(&mut self.prompt_defined);
         *fresh.manual.borrow_mut() = self.manual.borrow_mut().take();
         *self = fresh;
         Ok(())
@@ -955,9 +1038,10 @@ impl Session {
     /// Continues a saved game: the scenario's scripts are loaded afresh and the saved state
     /// put in place.
     pub fn open(project: &Project, path: &Path) -> Result<Session, Error> {
-        let save = crate::game::save::SavedGame::read(path)?;
+        let (save, text) = crate::game::save::SavedGame::read_text(path)?;
         let (scenario, house_rules) = save.files(path, project.root())?;
         let mut scenario = Scenario::load(project, &scenario)?;
+        save.check(&path.display().to_string(), &text, &scenario)?;
         if let Some(rules) = house_rules {
             scenario.house_rules = rules;
         }

@@ -17,9 +17,7 @@ use rhai::{Array, Dynamic, Engine, INT};
 use super::{DeckRef, Res, Shared, host_error, volatile};
 use crate::host::cards::{Card, Colour, Deck, Suit};
 
-/// The most cards a script may put in one deck: host calls must stay cheap, since the time
-/// budget is checked between them.
-pub const MAX_DECK: usize = 1_000;
+pub use crate::limits::MAX_DECK;
 
 fn count(v: INT, what: &str) -> Res<usize> {
     usize::try_from(v).map_err(|_| host_error(format!("{what} must not be negative, got {v}")))

@@ -1,0 +1,126 @@
+//! Every limit sandtable keeps, with its number, in one place.
+//!
+//! Scenarios, house rules, saves and journals are shared between strangers, so everything a
+//! shared file can make the program do is bounded: its size, the time and memory a script may
+//! take, the units on the table, the numbers the table holds. Each limit is here, named and
+//! documented; the modules that enforce one re-export it where it belongs (`host::dice`
+//! re-exports [`MAX_DICE`], ...), and every message that names a limit prints its number.
+//! `docs/security.md` lists them.
+//!
+//! This module is plain constants, below every layer, so that the host can use it too.
+
+use std::time::Duration;
+
+// ---- Files -----------------------------------------------------------------------------
+
+/// The largest script file read, in bytes: a house rule, a ruleset's script, an ability, an
+/// imported module, a `.rhai` batch file and one prompt or batch entry. At this size the
+/// slowest script known to compile (one statement per two bytes) takes about a tenth of a
+/// second (`docs/performance.md`), well within the [`TIME_BUDGET`].
+pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
+
+// ---- Scripts ---------------------------------------------------------------------------
+
+/// Wall-clock time for one call into the scripts (one action, one hook).
+pub const TIME_BUDGET: Duration = Duration::from_secs(2);
+/// Rhai operations per call (a loop iteration is a few).
+pub const MAX_OPERATIONS: u64 = 50_000_000;
+/// Nested function calls.
+pub const MAX_CALL_LEVELS: usize = 48;
+/// Expression nesting at a script's top level.
+pub const MAX_EXPR_DEPTH: usize = 64;
+/// Expression nesting inside a function.
+pub const MAX_FUNCTION_EXPR_DEPTH: usize = 48;
+/// Bytes in one string.
+pub const MAX_STRING_BYTES: usize = 1 << 20;
+/// Items in one array.
+pub const MAX_ARRAY_ITEMS: usize = 100_000;
+/// Entries in one object map.
+pub const MAX_MAP_ENTRIES: usize = 10_000;
+/// Variables in scope.
+pub const MAX_VARIABLES: usize = 10_000;
+/// Functions defined in one script.
+pub const MAX_FUNCTIONS: usize = 10_000;
+/// Variables the top level of a script or a prompt line may define, of [`MAX_VARIABLES`]: the
+/// rest is kept for the functions it calls.
+pub const MAX_TOP_LEVEL_VARIABLES: usize = 5_000;
+/// Modules one script may import.
+pub const MAX_MODULES: usize = 64;
+/// Imports nested inside imports (a module importing a module importing ...). Each level
+/// takes the native stack: two modules importing each other overflowed it and aborted the
+/// program, and a chain of 400 did so on the main thread (a `sim` thread has a quarter of it).
+pub const MAX_IMPORT_DEPTH: usize = 16;
+/// How deeply hooks may call `ask` from inside other hooks.
+pub const MAX_HOOK_DEPTH: usize = 8;
+
+// ---- The prompt ------------------------------------------------------------------------
+
+/// Functions defined at the prompt (or by a batch) kept at once. Defining a function again
+/// with the same name and number of parameters replaces it and takes no new place.
+pub const MAX_PROMPT_FUNCTIONS: usize = 1_000;
+/// Bytes of the entries that define the functions kept at the prompt, added up.
+pub const MAX_PROMPT_FUNCTION_BYTES: usize = 1 << 20;
+/// Actions `:undo` can take back.
+pub const MAX_UNDO: usize = 1_000;
+
+// ---- One action ------------------------------------------------------------------------
+
+/// Events and undo entries one action may record.
+pub const MAX_RECORDS_PER_ACTION: usize = 1_000_000;
+/// Bytes of text one action may put in the log.
+pub const MAX_LOG_BYTES_PER_ACTION: usize = 64 << 20;
+/// Characters of one line of narration, print or debug output; longer ones are cut.
+pub const MAX_TEXT: usize = 64 * 1024;
+
+// ---- The table -------------------------------------------------------------------------
+
+/// Units in one game: a scenario's, a save's, and those spawned in play.
+pub const MAX_UNITS: usize = 5_000;
+/// Units one scenario entry may make with `count`.
+pub const MAX_COUNT: u32 = 1_000;
+/// Characters of a unit's name.
+pub const MAX_NAME: usize = 200;
+/// How far from the table's corner, in inches, a position may be, in any direction (a unit
+/// may leave the table, a script may measure past it, but no number is out of reach).
+pub const MAX_COORDINATE: f64 = 1_000_000.0;
+/// The largest size, in inches: a table's width or depth, a base, a terrain feature's size.
+pub const MAX_SIZE: f64 = 10_000.0;
+/// The largest stat, hits or stands, either way from zero.
+pub const MAX_STAT: i64 = 1_000_000_000;
+/// Turns an auto-played battle (`battle`, `sim`) may last: one that has not ended by then is
+/// an error in the rules, a victory condition that can never be met.
+pub const MAX_TURNS: i64 = 1_000;
+/// Cards a script may put in one deck: host calls must stay cheap, since the time budget is
+/// checked between them.
+pub const MAX_DECK: usize = 1_000;
+
+// ---- Dice and odds ---------------------------------------------------------------------
+
+/// Dice one expression may write (the groups' counts added up, before explosions).
+pub const MAX_DICE: u32 = 10_000;
+/// Dice one roll may roll, counting the bonus dice from explosions.
+pub const MAX_TOTAL_DICE: usize = 100_000;
+/// Sides of one die.
+pub const MAX_SIDES: u32 = 1_000_000;
+/// The largest number written in a dice expression.
+pub const MAX_NUMBER: i64 = 1_000_000_000;
+/// Characters of a dice expression.
+pub const MAX_EXPR_LEN: usize = 1_000;
+/// Brackets nested in a dice expression.
+pub const MAX_NESTING: usize = 64;
+/// Distinct values an exact distribution may take.
+pub const MAX_VALUES: usize = 1_000_000;
+/// Steps (pairs of values combined, states advanced) one exact distribution may take, so
+/// that every answer comes in about a second: `2d3000` or `3d300kh2` is within it, `2d10000`
+/// is not.
+pub const MAX_WORK: u64 = 10_000_000;
+/// Dice one branch of an action's exact odds may roll before the walk gives way to an
+/// estimate: a reroll or an open explosion could otherwise go on for ever.
+pub const MAX_BRANCH_DICE: usize = 100;
+
+// ---- Diagnostics -----------------------------------------------------------------------
+
+/// Characters of a source line a diagnostic shows whole; a longer one (a scenario written on
+/// one line) is shown as a window around the label. miette panics when it draws a label more
+/// than 65,535 columns into a line, and a line of that length is unreadable anyway.
+pub const MAX_SHOWN_LINE: usize = 1000;
