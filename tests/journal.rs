@@ -84,6 +84,42 @@ fn resumed_session_goes_on_as_if_never_stopped() {
     assert_eq!(last(&resumed), last(&whole));
 }
 
+// A replayed `:open` read the save as the file held it at the end of the session, not as it
+// was saved when the line was played: after `:save`, a roll, `:open` and another `:save` of
+// the same file, the replay rolled other dice. Found by `a_journal_replays_the_same_game`.
+#[test]
+fn replay_opens_a_save_as_it_was_saved_then() {
+    let data = tempfile::tempdir().expect("a folder");
+    let game = ":save game.json\nroll 3d6\n:open game.json\nroll 2d6\n:save game.json\n:log 3\n";
+    let (original, _, code) = run(data.path(), &["play", "--seed", "1"], game);
+    assert_eq!(code, 0);
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (replayed, _, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(replayed, original);
+}
+
+// `play --resume` skipped the `:open` lines it replayed: the resumed game still had the roll
+// that opening the save had taken back.
+#[test]
+fn resume_opens_the_saves_the_session_opened() {
+    let data = tempfile::tempdir().expect("a folder");
+    let game = ":save game.json\nroll 3d6\n:open game.json\n";
+    let (_, _, code) = run(data.path(), &["play", "--seed", "1"], game);
+    assert_eq!(code, 0);
+    let (resumed, _, code) = run(data.path(), &["play", "--resume"], ":log 3\n");
+    assert_eq!(code, 0);
+    assert!(resumed.contains("3 lines replayed"), "{resumed}");
+    assert!(
+        !resumed.contains("3d6"),
+        "the roll undone by `:open` is back:\n{resumed}"
+    );
+}
+
 // Guards the warning when a script has changed since the journal was written.
 #[test]
 fn replay_warns_of_changed_scripts() {

@@ -233,6 +233,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             let w = file_arg(parsed, ws, "`:save` needs a file: `:save game.json`")?;
             let text = format!("saved to {}", w.text);
             if mode == Mode::Replay {
+                session.save_unwritten(std::path::Path::new(&w.text))?;
                 return Ok(Reply::Unwritten {
                     text,
                     file: std::path::PathBuf::from(&w.text),
@@ -284,7 +285,9 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             let scenario =
                 crate::game::scenario::Scenario::load(&project, std::path::Path::new(&w.text))?;
             let seed = scenario.seed.unwrap_or_else(|| session.state().rng.seed());
-            *session = Session::new(&project, scenario, seed)?;
+            let mut fresh = Session::new(&project, scenario, seed)?;
+            session.hand_over_unwritten(&mut fresh);
+            *session = fresh;
             Ok(Reply::Done)
         }
         ":odds" => {

@@ -305,10 +305,10 @@ fn replay(common: &Common, path: &std::path::Path) -> Result<u8, Error> {
     }
 }
 
-/// Opens a saved game in the project found as usual.
-fn open_save(session: &Session, path: &std::path::Path) -> Result<Session, Error> {
-    let project = session.project().clone();
-    Session::open(&project, path)
+/// Opens a saved game in the project found as usual; in a replay, a save that a replayed
+/// `:save` did not write is opened as it was saved then.
+fn open_save(session: &mut Session, path: &std::path::Path) -> Result<Session, Error> {
+    session.open_in_replay(path)
 }
 
 /// Prints the events logged since the last call.

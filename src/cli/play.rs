@@ -161,11 +161,18 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         match command::run_line_as(&mut session, &origin, &line, Mode::Replay) {
             Ok(Reply::Dice(true)) => session.set_manual_dice(Some(feed.asker())),
             Ok(Reply::Dice(false)) => session.set_manual_dice(None),
+            // The game opened then, as it was saved then.
+            Ok(Reply::Open(path)) => {
+                if let Ok(opened) = super::open_save(&mut session, &path) {
+                    session = opened;
+                }
+            }
             _ => {}
         }
     }
     // The replayed part was shown when it was first played.
     let _ = session.take_events();
+    session.forget_unwritten();
     let state = session.state();
     outln!(
         "resumed {}: {} lines replayed; turn {}, {} to play",

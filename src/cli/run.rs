@@ -100,7 +100,7 @@ pub fn run(
         match result.map_err(located)? {
             Reply::Quit => break,
             Reply::Open(path) => {
-                session = super::open_save(&session, &path).map_err(located)?;
+                session = super::open_save(&mut session, &path).map_err(located)?;
             }
             Reply::Dice(_) => {
                 return Err(located(Error::other(

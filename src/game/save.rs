@@ -153,10 +153,15 @@ impl SavedGame {
         Ok(self)
     }
 
+    /// The save's text, as [`SavedGame::write`] writes it.
+    pub fn text(&self) -> Result<String, Error> {
+        serde_json::to_string_pretty(self)
+            .map_err(|e| Error::other(format!("cannot save the game: {e}"), None))
+    }
+
     /// Writes the save to `path` (see the module docs).
     pub fn write(&self, path: &Path) -> Result<(), Error> {
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| Error::other(format!("cannot save the game: {e}"), None))?;
+        let text = self.text()?;
         let io = |reason| Error::Io {
             action: "write",
             path: path.to_path_buf(),

@@ -153,8 +153,8 @@ impl ConfinedResolver {
         if let Some(message) = crate::error::script_too_big(&name, size) {
             return Err(format!("module {message}").into());
         }
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| format!("cannot read `{name}`: {e}"))?;
+        let text =
+            std::fs::read_to_string(file).map_err(|e| format!("cannot read `{name}`: {e}"))?;
         // A file that grew since it was measured.
         if let Some(message) = crate::error::script_too_big(&name, text.len() as u64) {
             return Err(format!("module {message}").into());

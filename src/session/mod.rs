@@ -82,6 +82,9 @@ pub struct Session {
     /// the last save: the game has unsaved changes when they differ.
     steps: u64,
     saved_steps: u64,
+    /// The saves a replayed `:save` did not write, by absolute path, so that an `:open` later
+    /// in the replay opens what was saved then, not what the file holds now.
+    unwritten: BTreeMap<PathBuf, crate::game::save::SavedGame>,
 }
 
 /// One step of `:undo`: an action, or a change of the house rules in force.
@@ -192,6 +195,7 @@ impl Session {
             reading: next_reading(),
             steps: 0,
             saved_steps: 0,
+            unwritten: BTreeMap::new(),
             scenario,
         };
         for path in session.scenario.ruleset.script_paths() {
@@ -1018,19 +1022,34 @@ impl Session {
         fresh.prompt_functions = std::mem::take(&mut self.prompt_functions);
         fresh.prompt_defined = std::mem::take(&mut self.prompt_defined);
         *fresh.manual.borrow_mut() = self.manual.borrow_mut().take();
+        fresh.unwritten = std::mem::take(&mut self.unwritten);
         *self = fresh;
         Ok(())
     }
 
     /// Saves the whole game to a file (atomically).
     pub fn save(&mut self, path: &Path) -> Result<(), Error> {
+        self.save_of(path)?.write(path)?;
+        self.saved_steps = self.steps;
+        self.unwritten.remove(&absolute(path));
+        Ok(())
+    }
+
+    /// What [`Session::save`] would write to `path`.
+    fn save_of(&self, path: &Path) -> Result<crate::game::save::SavedGame, Error> {
         crate::game::save::SavedGame::of(
             &self.scenario.path,
             &self.scenario.house_rules,
             &self.state.borrow(),
         )
-        .naming_from(path, self.project.root())?
-        .write(path)?;
+        .naming_from(path, self.project.root())
+    }
+
+    /// A replayed `:save`: writes nothing, but keeps what it would have written, for an
+    /// `:open` of the same file later in the replay ([`Session::open_in_replay`]).
+    pub fn save_unwritten(&mut self, path: &Path) -> Result<(), Error> {
+        let save = self.save_of(path)?;
+        self.unwritten.insert(absolute(path), save);
         self.saved_steps = self.steps;
         Ok(())
     }
@@ -1039,9 +1058,42 @@ impl Session {
     /// put in place.
     pub fn open(project: &Project, path: &Path) -> Result<Session, Error> {
         let (save, text) = crate::game::save::SavedGame::read_text(path)?;
+        Session::open_saved(project, path, save, &text)
+    }
+
+    /// Continues a saved game, in a replay: a file a replayed `:save` did not write is
+    /// opened as it was saved then; any other is read from disk.
+    pub fn open_in_replay(&mut self, path: &Path) -> Result<Session, Error> {
+        let mut session = match self.unwritten.get(&absolute(path)) {
+            Some(save) => Session::open_saved(&self.project, path, save.clone(), &save.text()?)?,
+            None => Session::open(&self.project, path)?,
+        };
+        session.unwritten = std::mem::take(&mut self.unwritten);
+        Ok(session)
+    }
+
+    /// Forgets the saves a replay did not write: the replay is over, and from now on a file
+    /// is opened as it is.
+    pub fn forget_unwritten(&mut self) {
+        self.unwritten.clear();
+    }
+
+    /// Carries the saves a replay did not write over to the session that replaces this one
+    /// (`:load`).
+    pub fn hand_over_unwritten(&mut self, to: &mut Session) {
+        to.unwritten = std::mem::take(&mut self.unwritten);
+    }
+
+    /// Continues a game from a save already read, as saved at `path`.
+    fn open_saved(
+        project: &Project,
+        path: &Path,
+        save: crate::game::save::SavedGame,
+        text: &str,
+    ) -> Result<Session, Error> {
         let (scenario, house_rules) = save.files(path, project.root())?;
         let mut scenario = Scenario::load(project, &scenario)?;
-        save.check(&path.display().to_string(), &text, &scenario)?;
+        save.check(&path.display().to_string(), text, &scenario)?;
         if let Some(rules) = house_rules {
             scenario.house_rules = rules;
         }
@@ -1131,6 +1183,11 @@ impl Session {
     pub fn unit_value(&self, idx: usize) -> Dynamic {
         Dynamic::from(api::UnitRef(idx))
     }
+}
+
+/// A path made absolute against the current folder (the key of a replay's unwritten saves).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]
