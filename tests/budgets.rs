@@ -57,7 +57,8 @@ fn a_batch_script_over_the_script_size_limit_is_refused() {
 // 400,000 variable references (800 KB) took 56 s to compile in a release build, and `check`
 // then said ok: Rhai's optimiser removes each pure statement from the middle of a vector, so
 // its time grows with the square of the statements (150,000 took 6 s). Without it they take
-// well under a second even in a debug build.
+// well under a second even in a debug build (0.6 s for the whole `check`), so they compile
+// within the 2-second budget with room to spare on a busy machine; with it, they run past it.
 #[test]
 fn a_script_of_many_statements_compiles_within_the_budget() {
     let ws = Workspace::new();
@@ -65,13 +66,7 @@ fn a_script_of_many_statements_compiles_within_the_budget() {
         "refs.rhai",
         &format!("let x = 1;\n{}", "x;".repeat(150_000)),
     );
-    let out = ws.sandtable(&["check", "refs.rhai"], None);
-    out.expect_code(0);
-    assert!(
-        out.elapsed < Duration::from_secs(4),
-        "compiling 150,000 statements took {:?}",
-        out.elapsed
-    );
+    ws.sandtable(&["check", "refs.rhai"], None).expect_code(0);
 }
 
 // 9,000 variables and 250,000 references to them took 24 s to compile (the parser looks each
