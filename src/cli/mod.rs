@@ -332,18 +332,29 @@ pub(crate) fn write_err_styled(text: &str) {
 /// Set once standard output is closed, so nothing more is written to it.
 static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Writes a long output to standard output through a buffer, as `write` produces it, rather
-/// than building it in memory first; like [`write_out`], a closed standard output ends it.
-pub(crate) fn write_out_with(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) {
+/// Runs `write` on standard output and flushes it; once the reader has gone, stops writing
+/// for good instead of panicking as `print!` does.
+fn to_stdout(write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>) {
     use std::io::Write;
     use std::sync::atomic::Ordering;
     if STDOUT_CLOSED.load(Ordering::Relaxed) {
         return;
     }
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    if write(&mut out).and_then(|()| out.flush()).is_err() {
+    let mut stdout = std::io::stdout().lock();
+    if write(&mut stdout).and_then(|()| stdout.flush()).is_err() {
         STDOUT_CLOSED.store(true, Ordering::Relaxed);
     }
+}
+
+/// Writes a long output to standard output through a buffer, as `write` produces it, rather
+/// than building it in memory first; like [`write_out`], a closed standard output ends it.
+pub(crate) fn write_out_with(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) {
+    use std::io::Write;
+    to_stdout(|stdout| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout);
+        write(&mut out)?;
+        out.flush()
+    });
 }
 
 /// Writes to standard output; once the reader has gone, stops writing instead of panicking
@@ -357,16 +368,5 @@ pub(crate) fn write_out(text: &str) {
 /// before sandtable coloured it (the map).
 pub(crate) fn write_out_styled(text: &str) {
     use std::io::Write;
-    use std::sync::atomic::Ordering;
-    if STDOUT_CLOSED.load(Ordering::Relaxed) {
-        return;
-    }
-    let mut stdout = std::io::stdout().lock();
-    if stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-        .is_err()
-    {
-        STDOUT_CLOSED.store(true, Ordering::Relaxed);
-    }
+    to_stdout(|stdout| stdout.write_all(text.as_bytes()));
 }
