@@ -49,6 +49,8 @@ pub enum Event {
         from: Stat,
         to: Stat,
     },
+    /// One of the game's own stats changed (`none` when it was new or is removed).
+    GameStat { name: String, from: Stat, to: Stat },
     /// A status tag was put on or taken off a unit.
     Tag { unit: String, tag: String, on: bool },
     /// A unit's special ability was used, came into force or ended.
@@ -110,6 +112,7 @@ impl Event {
                 from,
                 to,
             } => format!("  {unit} {what}: {from} -> {to}"),
+            Event::GameStat { name, from, to } => format!("  game {name}: {from} -> {to}"),
             Event::Tag {
                 unit,
                 tag,
@@ -136,6 +139,7 @@ impl Event {
         let text = match self {
             Event::Say { text } | Event::Print { text } | Event::Debug { text } => text.len(),
             Event::Change { from, to, .. } => stat_len(from) + stat_len(to),
+            Event::GameStat { name, from, to } => name.len() + stat_len(from) + stat_len(to),
             Event::Remove { reason, .. } => reason.len(),
             Event::Roll { why, roll } => {
                 why.as_ref().map_or(0, String::len) + 8 * roll.dice_count()

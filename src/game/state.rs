@@ -38,6 +38,8 @@ pub struct GameState {
     pub first_side: Option<String>,
     /// Sides' turns begun so far (each turn change counts one).
     pub plays: i64,
+    /// Facts of the whole game the rules keep (a side's colour, who moves first), by name.
+    pub game_stats: BTreeMap<String, Stat>,
     /// Everything that happened, in order.
     pub log: Vec<Event>,
     /// How each unit has used each of its abilities, by unit index and ability name.
@@ -66,6 +68,7 @@ enum Undo {
     Spawn,
     Respawn(Box<Unit>),
     Stat(usize, String, Option<Stat>),
+    GameStat(String, Option<Stat>),
     Tag(usize, String, bool),
     Group(usize, String, Option<String>),
     InPlay(usize, bool),
@@ -189,6 +192,7 @@ impl GameState {
                 .unwrap_or_default(),
             first_side: None,
             plays: 0,
+            game_stats: BTreeMap::new(),
             log: Vec::new(),
             ability_uses: BTreeMap::new(),
             trace: Vec::new(),
@@ -411,6 +415,13 @@ impl GameState {
                 });
                 Undo::Stat(i, name, before)
             }
+            Undo::GameStat(name, value) => {
+                let before = match value {
+                    Some(v) => self.game_stats.insert(name.clone(), v),
+                    None => self.game_stats.remove(&name),
+                };
+                Undo::GameStat(name, before)
+            }
             Undo::Tag(i, tag, was_on) => {
                 let is_on = field.get_mut(i).is_some_and(|u| {
                     if was_on {
@@ -598,6 +609,36 @@ impl GameState {
         // has moved this turn, ...): kept and undone like any change, but not narrated.
         if !name.starts_with('_') {
             self.change(idx, name, from.unwrap_or(Stat::Text("none".into())), value);
+        }
+        Ok(())
+    }
+
+    /// Sets one of the game's own stats (facts of the whole game, not of a unit), or
+    /// removes it with `None`. Like a unit's stat, one whose name starts with `_` is a private
+    /// note: kept, saved and undone, but not narrated.
+    pub fn set_game_stat(&mut self, name: &str, value: Option<Stat>) -> Result<(), StateError> {
+        if name.chars().count() > MAX_NAME {
+            return Err(StateError::NameTooLong);
+        }
+        if let Some(v) = &value {
+            v.check(name)?;
+        }
+        // As with a unit's stat, setting a stat to what it is records nothing.
+        if self.game_stats.get(name) == value.as_ref() {
+            return Ok(());
+        }
+        let from = match &value {
+            Some(v) => self.game_stats.insert(name.to_string(), v.clone()),
+            None => self.game_stats.remove(name),
+        };
+        self.remember(Undo::GameStat(name.to_string(), from.clone()));
+        if !name.starts_with('_') {
+            let none = || Stat::Text("none".into());
+            self.emit(Event::GameStat {
+                name: name.into(),
+                from: from.unwrap_or_else(none),
+                to: value.unwrap_or_else(none),
+            });
         }
         Ok(())
     }
@@ -868,6 +909,7 @@ pub fn clip(text: String) -> String {
 mod tests {
     use super::*;
     use crate::game::scenario::Edge;
+    use crate::limits::MAX_STAT;
 
     fn state() -> GameState {
         let mut field = Battlefield::new(48.0, 36.0);
@@ -895,6 +937,7 @@ mod tests {
             active_side: "red".into(),
             first_side: Some("red".into()),
             plays: 1,
+            game_stats: BTreeMap::new(),
             log: Vec::new(),
             ability_uses: BTreeMap::new(),
             trace: Vec::new(),
@@ -906,12 +949,13 @@ mod tests {
 
     fn fingerprint(s: &GameState) -> String {
         format!(
-            "{:?} {:?} {} {} {:?} {}",
+            "{:?} {:?} {} {} {:?} {:?} {}",
             s.battlefield.units(),
             s.decks,
             s.turn,
             s.active_side,
             s.first_side,
+            s.game_stats,
             s.log.len()
         )
     }
@@ -932,6 +976,10 @@ mod tests {
         s.set_stat(0, "new", Stat::Bool(true)).unwrap();
         s.set_tag(0, "shaken", true).unwrap();
         s.set_group(0, "brigade", Some("north")).unwrap();
+        s.set_game_stat("colour", Some(Stat::Text("red".into())))
+            .unwrap();
+        s.set_game_stat("colour", None).unwrap();
+        s.set_game_stat("losses", Some(Stat::Int(3))).unwrap();
         assert!(s.give_ability(0, "given", "gains Given").unwrap());
         assert!(!s.give_ability(0, "given", "gains Given").unwrap());
         s.remove(1, "killed").unwrap();
@@ -963,6 +1011,9 @@ mod tests {
         s.set_tag(0, "shaken", true).unwrap();
         s.set_tag(1, "shaken", false).unwrap();
         s.set_group(0, "brigade", Some("north")).unwrap();
+        s.set_game_stat("colour", Some(Stat::Text("red".into())))
+            .unwrap();
+        s.set_game_stat("colour", Some(Stat::Float(2.5))).unwrap();
         assert!(s.give_ability(0, "given", "gains Given").unwrap());
         assert!(!s.give_ability(0, "given", "gains Given").unwrap());
         s.remove(1, "killed").unwrap();
@@ -1043,6 +1094,59 @@ mod tests {
             "hits must be from -1000000000 to 1000000000, got 4611686018427387904"
         );
         assert_eq!(fingerprint(&s), before);
+    }
+
+    #[test]
+    fn game_stats_are_logged_undone_and_checked_like_unit_stats() {
+        let mut s = state();
+        s.set_game_stat("first", Some(Stat::Text("red".into())))
+            .unwrap();
+        let before = fingerprint(&s);
+        let mark = s.mark();
+        let events = s.log.len();
+        s.set_game_stat("first", Some(Stat::Text("blue".into())))
+            .unwrap();
+        s.set_game_stat("_secret", Some(Stat::Bool(true))).unwrap();
+        s.set_game_stat("first", None).unwrap();
+        let said: Vec<String> = s.log[events..].iter().map(Event::to_text).collect();
+        assert_eq!(
+            said,
+            ["  game first: red -> blue", "  game first: blue -> none"]
+        );
+        assert_eq!(s.game_stats.get("_secret"), Some(&Stat::Bool(true)));
+        s.rollback(mark);
+        assert_eq!(fingerprint(&s), before);
+        let nan = s.set_game_stat("losses", Some(Stat::Float(f64::NAN)));
+        assert_eq!(
+            nan.unwrap_err().to_string(),
+            "stat `losses` must be a finite number, got NaN"
+        );
+        let big = s.set_game_stat("losses", Some(Stat::Int(MAX_STAT + 1)));
+        assert_eq!(
+            big.unwrap_err().to_string(),
+            "stat `losses` must be from -1000000000 to 1000000000, got 1000000001"
+        );
+        let long = "n".repeat(MAX_NAME + 1);
+        assert_eq!(
+            s.set_game_stat(&long, Some(Stat::Int(1))).unwrap_err(),
+            StateError::NameTooLong
+        );
+        assert_eq!(fingerprint(&s), before);
+        // Removing what is not there, or setting what is, records nothing; a change counts.
+        s.begin_action();
+        let journal = s.journal.len();
+        for _ in 0..1000 {
+            s.set_game_stat("first", Some(Stat::Text("red".into())))
+                .unwrap();
+            s.set_game_stat("absent", None).unwrap();
+        }
+        assert_eq!(s.journal.len(), journal);
+        // A private note logs nothing but journals its undo, which counts.
+        for i in 0..=MAX_RECORDS_PER_ACTION {
+            s.set_game_stat("_n", Some(Stat::Int(i as i64 % 2)))
+                .unwrap();
+        }
+        assert!(s.flooded().is_some());
     }
 
     #[test]
