@@ -275,10 +275,11 @@ fn a_save_is_checked_like_a_scenario_at_line_and_column() {
     }
 }
 
-// The game's own stats (a side's colour, its losses) are saved, come back on opening, and are
-// checked like a unit's: a number the table cannot hold is refused at its line and column.
+// The game's own stats (a side's colour, its losses) and its phase are saved, come back on
+// opening, and are checked like a unit's: a number the table cannot hold is refused at its
+// line and column.
 #[test]
-fn game_stats_are_saved_and_checked_on_open() {
+fn game_stats_and_the_phase_are_saved_and_checked_on_open() {
     let ws = Workspace::new();
     ws.write(
         "rv.yaml",
@@ -286,7 +287,7 @@ fn game_stats_are_saved_and_checked_on_open() {
     );
     ws.sandtable(
         &["run", "-", "--scenario", "rv.yaml", "--seed", "1"],
-        Some("set_game_stat(\"colour_romans\", \"red\")\nset_game_stat(\"losses\", 2)\n:save g.json\n"),
+        Some("set_game_stat(\"colour_romans\", \"red\")\nset_game_stat(\"losses\", 2)\nset_phase(\"melee\")\n:save g.json\n"),
     )
     .expect_code(0);
     let good = std::fs::read_to_string(ws.path().join("g.json")).unwrap();
@@ -294,7 +295,8 @@ fn game_stats_are_saved_and_checked_on_open() {
         &["play", "--open", "g.json"],
         Some("print(`${game_stat(\"colour_romans\")} ${game_stat(\"losses\")}`)\n"),
     );
-    out.expect_code(0).stdout_has(&["red 2"]);
+    out.expect_code(0)
+        .stdout_has(&["opened g.json: turn 1, melee, vikings to play", "red 2"]);
     assert!(good.contains("\"losses\": 2"), "{good}");
     ws.write(
         "bad.json",

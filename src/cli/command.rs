@@ -206,10 +206,9 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             Ok(Reply::Text(match done {
                 0 => format!("nothing to be {what}"),
                 d => format!(
-                    "{d} action{} {what}: turn {}, {} to play",
+                    "{d} action{} {what}: {}",
                     if d == 1 { "" } else { "s" },
-                    state.turn,
-                    state.active_side
+                    standing(&state)
                 ),
             }))
         }
@@ -463,6 +462,19 @@ fn units(session: &Session, side: Option<&str>) -> String {
 
 /// Whether an entry is unfinished: brackets still open outside strings and comments, so the
 /// prompt should read another line before running it.
+/// Where play stands, for a message: `turn 2, romans to play`, with the phase when the rules
+/// keep one (`turn 2, shooting, romans to play`).
+pub fn standing(state: &crate::game::state::GameState) -> String {
+    if state.phase.is_empty() {
+        format!("turn {}, {} to play", state.turn, state.active_side)
+    } else {
+        format!(
+            "turn {}, {}, {} to play",
+            state.turn, state.phase, state.active_side
+        )
+    }
+}
+
 /// Renders events for the player: text lines, or JSON lines.
 pub fn render(events: &[Event], json: bool) -> String {
     let mut out = String::new();

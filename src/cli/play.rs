@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use rustyline::history::DefaultHistory;
 use rustyline::{CompletionType, Config, Editor};
 
+use super::command::standing;
 use super::helper::PromptHelper;
 use rustyline::error::ReadlineError;
 
@@ -46,12 +47,7 @@ pub fn play(
             let project = crate::game::project::Project::locate(common.project.as_deref())?;
             let session = Session::open(&project, &save)?;
             let state = session.state();
-            outln!(
-                "opened {}: turn {}, {} to play",
-                save.display(),
-                state.turn,
-                state.active_side
-            );
+            outln!("opened {}: {}", save.display(), standing(&state));
             drop(state);
             session
         }
@@ -175,11 +171,10 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     session.forget_unwritten();
     let state = session.state();
     outln!(
-        "resumed {}: {} lines replayed; turn {}, {} to play",
+        "resumed {}: {} lines replayed; {}",
         path.display(),
         lines,
-        state.turn,
-        state.active_side
+        standing(&state)
     );
     drop(state);
     let journal = match &damaged {
@@ -239,12 +234,7 @@ fn carry_out(
             Ok(opened) => {
                 *session = opened;
                 let state = session.state();
-                outln!(
-                    "opened {}: turn {}, {} to play",
-                    path.display(),
-                    state.turn,
-                    state.active_side
-                );
+                outln!("opened {}: {}", path.display(), standing(&state));
                 Some(true)
             }
             Err(e) => {
@@ -400,7 +390,12 @@ fn prompt(session: &Session, continuing: bool) -> String {
     }
     let state = session.state();
     let side = super::printable::printable(&state.active_side).into_owned();
-    format!("turn {} · {side} > ", state.turn)
+    if state.phase.is_empty() {
+        format!("turn {} · {side} > ", state.turn)
+    } else {
+        let phase = super::printable::printable(&state.phase).into_owned();
+        format!("turn {} · {phase} · {side} > ", state.turn)
+    }
 }
 
 fn history_file() -> Option<PathBuf> {

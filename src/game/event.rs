@@ -67,6 +67,8 @@ pub enum Event {
     Restore { unit: String },
     /// The turn or the side to play changed.
     Turn { turn: i64, side: String },
+    /// The phase of the turn changed (`""`: no phase).
+    Phase { phase: String },
     /// The rules narrate.
     Say { text: String },
     /// A script printed.
@@ -128,6 +130,8 @@ impl Event {
             Event::Spawn { unit, at } => format!("  {unit} comes onto the table at {at}"),
             Event::Restore { unit } => format!("  {unit} returns to play"),
             Event::Turn { turn, side } => format!("turn {turn}: {side} to play"),
+            Event::Phase { phase } if phase.is_empty() => "phase: (none)".into(),
+            Event::Phase { phase } => format!("phase: {phase}"),
             Event::Say { text } => text.clone(),
             Event::Print { text } => text.clone(),
             Event::Debug { text } => format!("[debug] {text}"),
@@ -145,6 +149,7 @@ impl Event {
                 why.as_ref().map_or(0, String::len) + 8 * roll.dice_count()
             }
             Event::Draw { cards, .. } => 4 * cards.len(),
+            Event::Phase { phase } => phase.len(),
             _ => 0,
         };
         64 + text

@@ -76,6 +76,9 @@ pub struct SavedGame {
     pub first_side: Option<String>,
     /// Sides' turns begun so far.
     pub plays: i64,
+    /// The phase of the turn (saves made before there were phases have none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub phase: String,
     /// Every unit, in play or not.
     pub units: Vec<Unit>,
     /// The decks, with their cards in order.
@@ -110,6 +113,7 @@ impl SavedGame {
             active_side: state.active_side.clone(),
             first_side: state.first_side.clone(),
             plays: state.plays,
+            phase: state.phase.clone(),
             ability_uses: state
                 .ability_uses
                 .iter()
@@ -326,7 +330,7 @@ impl SavedGame {
     /// Checks a save's values as a scenario's are checked, against the scenario it names:
     /// every unit's id (well formed, and one unit to an id), side, troop type, stats of the
     /// troop chart (a number stays a number), position, base and counts the table can hold;
-    /// the turn, the side to play, the game's own stats, and no more than [`MAX_UNITS`] units. A value that fails
+    /// the turn, the side to play, the phase, the game's own stats, and no more than [`MAX_UNITS`] units. A value that fails
     /// is an error at its line and column in `text`, the save's text.
     pub fn check(&self, name: &str, text: &str, scenario: &Scenario) -> Result<(), Error> {
         let spans = json_spans(text);
@@ -379,6 +383,16 @@ impl SavedGame {
                 "first_side",
                 format!("unknown side `{first}`"),
                 side_help(),
+            ));
+        }
+        if self.phase.chars().count() > crate::limits::MAX_NAME {
+            return Err(at(
+                "phase",
+                format!(
+                    "a phase's name has at most {} characters",
+                    crate::limits::MAX_NAME
+                ),
+                None,
             ));
         }
         for (stat, value) in &self.game_stats {
@@ -467,6 +481,7 @@ impl SavedGame {
         state.active_side = self.active_side;
         state.first_side = self.first_side;
         state.plays = self.plays;
+        state.phase = self.phase;
         state.log = self.log;
         state.commit();
         Ok(())

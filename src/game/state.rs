@@ -34,6 +34,8 @@ pub struct GameState {
     pub turn: i64,
     /// The side to play.
     pub active_side: String,
+    /// The phase of the turn the rules are in (`""` before any): the host only keeps it.
+    pub phase: String,
     /// The side that played first (set by the first turn change).
     pub first_side: Option<String>,
     /// Sides' turns begun so far (each turn change counts one).
@@ -73,6 +75,7 @@ enum Undo {
     Group(usize, String, Option<String>),
     InPlay(usize, bool),
     Turn(i64, String, Option<String>, i64),
+    Phase(String),
     Deck(String, Option<Deck>),
     Ability(usize, String, Option<AbilityUse>),
     Abilities(usize, Vec<String>),
@@ -191,6 +194,7 @@ impl GameState {
                 .or_else(|| scenario.sides.first().map(|s| s.id.clone()))
                 .unwrap_or_default(),
             first_side: None,
+            phase: String::new(),
             plays: 0,
             game_stats: BTreeMap::new(),
             log: Vec::new(),
@@ -445,6 +449,7 @@ impl GameState {
                 replace(&mut self.first_side, first),
                 replace(&mut self.plays, plays),
             ),
+            Undo::Phase(phase) => Undo::Phase(replace(&mut self.phase, phase)),
             Undo::Abilities(i, list) => swap!(i, abilities, list, Abilities),
             Undo::Ability(i, name, before) => {
                 let now = match before {
@@ -782,6 +787,20 @@ impl GameState {
         Ok(())
     }
 
+    /// Sets the phase of the turn (`""` for none), and logs it even when it is the same, as
+    /// [`GameState::set_turn`] does.
+    pub fn set_phase(&mut self, phase: &str) -> Result<(), StateError> {
+        if phase.chars().count() > MAX_NAME {
+            return Err(StateError::NameTooLong);
+        }
+        let before = std::mem::replace(&mut self.phase, phase.to_string());
+        self.remember(Undo::Phase(before));
+        self.emit(Event::Phase {
+            phase: phase.into(),
+        });
+        Ok(())
+    }
+
     /// Narration from the rules.
     pub fn say(&mut self, text: impl Into<String>) {
         self.emit(Event::Say {
@@ -936,6 +955,7 @@ mod tests {
             turn: 1,
             active_side: "red".into(),
             first_side: Some("red".into()),
+            phase: String::new(),
             plays: 1,
             game_stats: BTreeMap::new(),
             log: Vec::new(),
@@ -949,11 +969,12 @@ mod tests {
 
     fn fingerprint(s: &GameState) -> String {
         format!(
-            "{:?} {:?} {} {} {:?} {:?} {}",
+            "{:?} {:?} {} {} {} {:?} {:?} {}",
             s.battlefield.units(),
             s.decks,
             s.turn,
             s.active_side,
+            s.phase,
             s.first_side,
             s.game_stats,
             s.log.len()
@@ -984,6 +1005,7 @@ mod tests {
         assert!(!s.give_ability(0, "given", "gains Given").unwrap());
         s.remove(1, "killed").unwrap();
         s.set_turn(2, "blue").unwrap();
+        s.set_phase("shooting").unwrap();
         s.shuffle("d").unwrap();
         s.draw("d", 3).unwrap();
         s.discard("d", Card::parse("AS").unwrap()).unwrap();
@@ -1021,6 +1043,8 @@ mod tests {
         spawned.id = "spawned".into();
         s.spawn(spawned).unwrap();
         s.set_turn(2, "blue").unwrap();
+        s.set_phase("movement").unwrap();
+        s.set_phase("melee").unwrap();
         s.shuffle("d").unwrap();
         s.draw("d", 3).unwrap();
         s.add_deck(Deck::standard("e", true));
@@ -1147,6 +1171,25 @@ mod tests {
                 .unwrap();
         }
         assert!(s.flooded().is_some());
+    }
+
+    #[test]
+    fn phases_are_logged_undone_and_bounded() {
+        let mut s = state();
+        let mark = s.mark();
+        s.set_phase("movement").unwrap();
+        s.set_phase("movement").unwrap();
+        assert_eq!(s.phase, "movement");
+        let said: Vec<String> = s.log.iter().map(Event::to_text).collect();
+        assert_eq!(said, ["phase: movement", "phase: movement"]);
+        s.set_phase("").unwrap();
+        assert_eq!(s.log.last().unwrap().to_text(), "phase: (none)");
+        assert_eq!(
+            s.set_phase(&"p".repeat(MAX_NAME + 1)).unwrap_err(),
+            StateError::NameTooLong
+        );
+        s.rollback(mark);
+        assert_eq!((s.phase.as_str(), s.log.len()), ("", 0));
     }
 
     #[test]

@@ -100,7 +100,7 @@ struct Step {
 pub use crate::limits::MAX_UNDO;
 pub use crate::limits::{MAX_PROMPT_FUNCTION_BYTES, MAX_PROMPT_FUNCTIONS};
 
-pub use crate::limits::MAX_TURNS;
+pub use crate::limits::{MAX_BATTLE_STEPS, MAX_STEPS_PER_TURN, MAX_TURNS};
 
 /// The hook a ruleset defines to set a game up (who plays first, ...), run once at the start.
 pub const SETUP: &str = "setup";
@@ -493,39 +493,94 @@ impl Session {
     pub fn play_battle(
         &mut self,
         max_turns: i64,
+        after_step: impl FnMut(&mut Session),
+    ) -> Result<Outcome, Error> {
+        self.play_battle_within(
+            (max_turns, MAX_STEPS_PER_TURN, MAX_BATTLE_STEPS),
+            after_step,
+        )
+    }
+
+    /// [`Session::play_battle`] with its limits: the turns, the plays one turn may take, the
+    /// plays the battle may take.
+    fn play_battle_within(
+        &mut self,
+        (max_turns, max_steps_per_turn, max_steps): (i64, usize, usize),
         mut after_step: impl FnMut(&mut Session),
     ) -> Result<Outcome, Error> {
         self.check_auto_play()?;
-        // Each side plays once a turn: more plays than that means an `end_turn` that never
-        // moves the turn on, and the battle would go on (and its log grow) for ever.
-        let sides = self.scenario.sides.len().max(1) as i64;
-        let most_plays = max_turns.saturating_add(1).saturating_mul(sides);
-        let mut plays = 0;
+        // Each step (a side's `play_turn`, then `end_turn`) must say where play goes next:
+        // `end_turn` calls `set_turn` or `set_phase`, if only to give the same side another
+        // go (alternate activations where one side has units left). An `end_turn` that does
+        // neither would have the same side play again for ever. One that goes round its
+        // phases without starting a new turn is caught by the plays one turn may take; one
+        // whose turns go back, by the plays a whole battle may take.
+        let mut steps: usize = 0;
+        let mut steps_this_turn: usize = 0;
         loop {
             if let Some(outcome) = self.victory()? {
                 return Ok(outcome);
             }
-            let turn = self.state.borrow().turn;
+            let (turn, side) = {
+                let state = self.state.borrow();
+                (state.turn, state.active_side.clone())
+            };
             if turn > max_turns {
                 return Err(Error::other(
                     format!("the battle has not ended after {max_turns} turns"),
                     Some("the ruleset's `victory` can never be met in this scenario".into()),
                 ));
             }
-            if plays >= most_plays {
+            if steps_this_turn >= max_steps_per_turn {
                 return Err(Error::other(
-                    format!("the battle has not ended after {plays} plays, and it is only turn {turn}"),
-                    Some("the ruleset's `end_turn` must pass play to the next side, and start a new turn once every side has played".into()),
+                    format!(
+                        "the battle is still in turn {turn} after {max_steps_per_turn} plays in it"
+                    ),
+                    Some("the ruleset's `end_turn` must start a new turn once every side has played every phase".into()),
                 ));
             }
-            plays += 1;
-            let side = self.state.borrow().active_side.clone();
+            if steps >= max_steps {
+                return Err(Error::other(
+                    format!(
+                        "the battle has not ended after {max_steps} plays, and it is only turn {turn}"
+                    ),
+                    Some("the ruleset's `end_turn` must move the turns on, never back".into()),
+                ));
+            }
+            steps += 1;
             let played = self.call(PLAY_TURN, vec![side.into()]);
             after_step(self);
             let _ = played?;
+            let from = self.state.borrow().log.len();
             let passed = self.call(END_TURN, Vec::new());
+            let moved_on = self.state.borrow().log.get(from..).is_some_and(|events| {
+                events
+                    .iter()
+                    .any(|e| matches!(e, Event::Turn { .. } | Event::Phase { .. }))
+            });
             after_step(self);
             let _ = passed?;
+            if !moved_on {
+                let state = self.state.borrow();
+                let phase = if state.phase.is_empty() {
+                    String::new()
+                } else {
+                    format!(", phase `{}`", state.phase)
+                };
+                return Err(Error::other(
+                    format!(
+                        "the ruleset's `end_turn` did not say who plays next (turn {}{phase}, `{}` to play)",
+                        state.turn, state.active_side
+                    ),
+                    Some("`end_turn` must pass play on with `set_turn(turn, side)` or `set_phase(name)`, even to the same side".into()),
+                ));
+            }
+            let now = self.state.borrow().turn;
+            if now == turn {
+                steps_this_turn += 1;
+            } else {
+                steps_this_turn = 0;
+            }
         }
     }
 
@@ -1257,6 +1312,32 @@ mod tests {
         s.start_over(1, crate::host::rng::GameRng::for_run(1, 7))
             .unwrap();
         assert_eq!(s.take_events(), once);
+    }
+
+    // An `end_turn` that sets the turn back gets past the turns' limit and the plays one
+    // turn may take: the plays of the whole battle stop it.
+    #[test]
+    fn a_battle_whose_turns_go_back_is_stopped() {
+        let mut s = session(1);
+        let _ = s
+            .eval(
+                "t",
+                "fn victory() { () }\nfn play_turn(side) { }\nfn end_turn() { set_turn(turn() - 1, active_side()); }",
+            )
+            .unwrap();
+        let err = s.play_battle_within((15, 10, 50), |_| {}).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the battle has not ended after 50 plays, and it is only turn -49"
+        );
+        let _ = s
+            .eval("t", "fn end_turn() { set_phase(\"again\"); }")
+            .unwrap();
+        let err = s.play_battle_within((15, 10, 50), |_| {}).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the battle is still in turn -49 after 10 plays in it"
+        );
     }
 
     #[test]

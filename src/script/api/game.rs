@@ -3,6 +3,7 @@
 //! Registers:
 //!
 //! - `turn()`, `active_side()`, `first_side()` and `set_turn(turn, side)`;
+//! - `phase()` and `set_phase(name)`: the phase of the turn;
 //! - `game_stat(name)`, `has_game_stat(name)` and `set_game_stat(name, value)`: facts of the
 //!   whole game the rules keep (`()` removes one);
 //! - `sides()`, `side_name(id)` and `side_edge(id)`;
@@ -38,6 +39,14 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
                                         side: &str|
           -> Res<()> {
         st.borrow_mut().set_turn(turn, side).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "phase", move || -> String {
+        st.borrow().phase.clone()
+    });
+    let st = state.clone();
+    volatile!(engine, "set_phase", move |name: &str| -> Res<()> {
+        st.borrow_mut().set_phase(name).map_err(host_error)
     });
     let st = state.clone();
     volatile!(engine, "game_stat", move |name: &str| -> Dynamic {
