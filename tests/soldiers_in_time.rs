@@ -117,3 +117,224 @@ fn a_leader_passes_on_any_face_card_and_always_fails_on_an_ace() {
         transcript(&out)
     );
 }
+
+// Guards 4 and 5 "Reveal the chit": an order is written secretly (the log says only that one
+// was written) and shown when the figure's sub-phase comes.
+#[test]
+fn orders_are_secret_until_revealed_in_the_sub_phase() {
+    let (b, z) = (section(), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(
+        1,
+        "order pte_1 run\nend_turn\nend_turn\nreveal pte_1\n",
+    );
+    let t = transcript(&out);
+    assert!(t.contains("The British write an order for pte_1\n"), "{t}");
+    let before = &t[..t.find("> reveal pte_1").expect("the reveal")];
+    assert!(!before.contains("order: run"), "the order showed before its reveal:\n{before}");
+    assert!(after(&out, "reveal pte_1").starts_with("pte_1's order: run\n"), "{t}");
+}
+
+// Guards 1.2 "All figures outside of the command range of any leader must roll for their orders
+// on the 'out of command range orders chart'": such a man takes no written order.
+#[test]
+fn a_man_beyond_command_range_takes_no_order_and_rolls_on_the_chart() {
+    let (b, z) = (section(), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &["2H"]).play(
+        1,
+        "order pte_2 move\nend_turn\nend_turn\n:dice manual\nreveal pte_2\n5\n",
+    );
+    out.stderr_has(&["pte_2 is beyond the command range of every leader"]);
+    let t = transcript(&out);
+    assert!(t.contains("pte_2 is beyond command range: the out-of-command chart"), "{t}");
+    assert!(t.contains("  pte_2: hold\n"), "{t}");
+}
+
+// Guards 4, "Order Note": "A player does not have to flip cards for orders for figures when
+// out of the enemies line of sight": behind a wood, no card is flipped.
+#[test]
+fn no_flip_for_a_figure_out_of_the_enemys_sight() {
+    let (b, z) = (section(), one_zulu());
+    let wood = "terrain:\n  - { kind: woods, rect: { x: 0, y: 8, width: 36, depth: 4 } }\n";
+    let out = game_with(&refs(&b), &refs(&z), &["2H", "9S"], wood).play_ok(
+        1,
+        "order pte_1 move\nend_turn\nend_turn\nreveal pte_1\n",
+    );
+    let shown = after(&out, "reveal pte_1");
+    assert!(shown.contains("pte_1 is out of the enemy's sight: no flip"), "{shown}");
+    assert!(!shown.contains("9♠"), "a card was flipped:\n{shown}");
+}
+
+// Guards 5.2 Forward March: "if the card is equal to or less than the leaders experience number,
+// the whole unit activates" (those in command range), and "If the Activation Check is failed,
+// then unit does not move ... However, everyone in the unit may still snap fire except the
+// leader".
+#[test]
+fn forward_march_is_checked_on_the_leader_and_a_failure_leaves_snap_fire_to_his_men() {
+    let (b, z) = (section(), one_zulu());
+    let lines = "order sgt forward_march\nend_turn\nend_turn\nreveal sgt\nprint([unit(\"pte_1\").has_tag(\"_may move\"), unit(\"pte_1\").has_tag(\"_may snap\"), unit(\"sgt\").has_tag(\"_may snap\"), unit(\"pte_2\").has_tag(\"_revealed\")])\n";
+    let out = game(&refs(&b), &refs(&z), &["2H", "8S"]).play_ok(1, lines);
+    let shown = after(&out, "reveal sgt");
+    assert!(shown.starts_with("sgt's order: forward march for 2 figures (sgt, pte_1)\n"), "{shown}");
+    assert!(shown.contains("card 8♠ against 8: passes"), "{shown}");
+    out.stdout_has(&["[true, true, true, false]\n"]);
+    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(1, lines);
+    let shown = after(&out, "reveal sgt");
+    assert!(shown.contains("the unit does not move; all but sgt may snap fire"), "{shown}");
+    out.stdout_has(&["[false, true, false, false]\n"]);
+}
+
+// Guards 5.2 Formed Charge: "Roll vs. the highest experience rating in the unit, instead of the
+// leader's rating", and Follow Him: "use the worst experience rating instead of the leader's,
+// unless they are moving away".
+#[test]
+fn formed_charge_checks_the_best_man_and_follow_him_the_worst() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
+        brit("vet", "rifleman", 12.0, 4.0, ", groups: { unit: first }, stats: { experience: 9 }"),
+        brit("rookie", "recruit", 8.0, 4.0, ", groups: { unit: first }"),
+    ];
+    let z = one_zulu();
+    let charge = game(&refs(&b), &refs(&z), &["2H", "9S"])
+        .play_ok(1, "order sgt formed_charge\nend_turn\nend_turn\nreveal sgt\n");
+    let shown = after(&charge, "reveal sgt");
+    assert!(shown.contains("checked against vet's experience"), "{shown}");
+    assert!(shown.contains("vet activation check: card 9♠ against 9: passes"), "{shown}");
+    let follow = game(&refs(&b), &refs(&z), &["2H", "5S"])
+        .play_ok(1, "order sgt follow_him\nend_turn\nend_turn\nreveal sgt\n");
+    let shown = after(&follow, "reveal sgt");
+    assert!(shown.contains("rookie activation check: card 5♠ against 4: fails"), "{shown}");
+    let away = game(&refs(&b), &refs(&z), &["2H", "5S"])
+        .play_ok(1, "order sgt follow_him_away\nend_turn\nend_turn\nreveal sgt\n");
+    let shown = after(&away, "reveal sgt");
+    assert!(shown.contains("sgt activation check: card 5♠ against 8: passes"), "{shown}");
+}
+
+// Guards 6.2 Example 2: "leader influence and within command range can save the figure if the
+// player flips a face card of the owning players color": the British play red, so a red King
+// saves pte_1 beside his sergeant, a black one does not, and no King saves pte_2 alone.
+#[test]
+fn a_save_face_card_must_be_of_the_owners_colour_with_a_leader_in_range() {
+    let (b, z) = (section(), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &["KH", "KS", "KD"]).play_ok(
+        1,
+        "_save(unit(\"pte_1\"), 2)\n_save(unit(\"pte_1\"), 2)\n_save(unit(\"pte_2\"), 2)\n",
+    );
+    out.stdout_has(&[
+        "  pte_1 must save on 4 or under (experience 6 less 2)\n",
+        "  pte_1 save check: card K♥, a face card, against 4: passes (of The British's colour, with sgt within command range)\n",
+        "  pte_1 save check: card K♠, a face card, against 4: fails (not of The British's colour (red))\n",
+        "  pte_2 save check: card K♦, a face card, against 4: fails (no leader within command range)\n",
+    ]);
+}
+
+// Guards 6.2 step 3 and Example 2: "The remainder is subtracted from the experience number to
+// get the final save number": experience 6, a wound of 2, saves on 4 or under.
+#[test]
+fn the_save_number_is_experience_less_the_wound() {
+    let (b, z) = (section(), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &["4H", "5H"]).play_ok(
+        1,
+        "_save(unit(\"pte_2\"), 2)\n_save(unit(\"pte_2\"), 2)\n",
+    );
+    out.stdout_has(&[
+        "pte_2 save check: card 4♥ against 4: passes (4 is at or under 4)\n",
+        "pte_2 save check: card 5♥ against 4: fails (5 is over 4)\n",
+    ]);
+}
+
+/// The British sergeant's section with pte_1 routed (a stat-free way: the scenario's tag).
+fn routed_section(extra: &str) -> Vec<String> {
+    vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
+        brit("pte_1", "rifleman", 12.0, 4.0, &format!(", groups: {{ unit: first }}, tags: [routed]{extra}")),
+        brit("pte_2", "rifleman", 22.0, 4.0, ", groups: { unit: first }, tags: [routed]"),
+    ]
+}
+
+// Guards 3: "If the card flipped is a face card and there are no leaders within command range
+// ... the figure is considered routed and is removed from play. However, if there is a leader
+// within command range, a face card equals a rally"; and 8, a failed rally: "continue to retreat
+// and are removed from the battlefield".
+#[test]
+fn rally_a_face_card_rallies_only_beside_a_leader_and_a_failure_removes_the_man() {
+    let (b, z) = (routed_section(""), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &["QS", "QH"]).play_ok(1, "rally pte_1\nrally pte_2\n");
+    let t = transcript(&out);
+    assert!(t.contains("pte_1 rally check: card Q♠, a face card, against 6: passes (sgt is within command range)\n  pte_1 loses the tag `routed`\npte_1 rallies\n"), "{t}");
+    assert!(t.contains("pte_2 rally check: card Q♥, a face card, against 6: fails (no leader within command range)\n  pte_2 is removed"), "{t}");
+    let out = game(&refs(&b), &refs(&z), &["7S", "3S"]).play_ok(1, "rally pte_1\nrally pte_2\n");
+    let t = transcript(&out);
+    assert!(t.contains("pte_1 rally check: card 7♠ against 6: fails (7 is over 6)\n  pte_1 is removed"), "{t}");
+    assert!(t.contains("pte_2 rally check: card 3♠ against 6: passes (3 is at or under 6)\n  pte_2 loses the tag `routed`\npte_2 rallies"), "{t}");
+}
+
+// Guards 3: routed men the player does not rally try when the side ends the rally phase.
+#[test]
+fn routed_men_not_rallied_try_when_the_side_ends_the_rally_phase() {
+    let (b, z) = (routed_section(""), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &["2S", "3S"]).play_ok(1, "end_turn\n");
+    let shown = after(&out, "end_turn");
+    assert!(shown.contains("pte_1 rally check: card 2♠"), "{shown}");
+    assert!(shown.contains("pte_2 rally check: card 3♠"), "{shown}");
+}
+
+// Guards 8: "Leaders who need to rally can be rallied if in the command range (3") of another
+// leader of equal or greater experience".
+#[test]
+fn a_routed_leader_rallies_on_a_face_card_only_beside_an_equal_or_better_leader() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ", tags: [routed]"),
+        brit("cpl", "sergeant", 12.0, 4.0, ", stats: { experience: 7 }"),
+        brit("lt", "officer", 22.0, 4.0, ", tags: [routed]"),
+        brit("capt", "lord", 24.0, 4.0, ""),
+    ];
+    let z = one_zulu();
+    let out = game(&refs(&b), &refs(&z), &["JS", "JH"]).play_ok(1, "rally sgt\nrally lt\n");
+    let t = transcript(&out);
+    assert!(t.contains("sgt rally check: card J♠, a face card, against 8: fails (no leader of equal or greater experience within command range)"), "{t}");
+    assert!(t.contains("lt rally check: card J♥, a face card, against 8: passes (capt (experience 9) is within command range)"), "{t}");
+}
+
+// Guards 10.2: "for every 10 soldiers you have on your force you must make one soldier of your
+// choice a leader".
+#[test]
+fn every_ten_men_need_a_leader() {
+    let b: Vec<String> = (0..10)
+        .map(|i| brit(&format!("pte_{i}"), "rifleman", 2.0 + 2.0 * f64::from(i), 4.0, ""))
+        .collect();
+    let z = one_zulu();
+    let out = game(&refs(&b), &refs(&z), &[]).check();
+    out.expect_code(1);
+    assert!(
+        out.stdout.contains("The British field 10 men and 0 leaders: one man in every 10 must be a leader (1)")
+            || out.stderr.contains("The British field 10 men and 0 leaders: one man in every 10 must be a leader (1)"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+}
+
+// Guards Victory!!: "The side who's lord was disabled or captured loses and must retreat.
+// Figures must roll an unmodified action roll to leave in good order. If a figure rolls over
+// their experience level then they are considered captured by the enemy." A face card does not
+// help now.
+#[test]
+fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
+    let b = vec![
+        brit("capt", "lord", 10.0, 4.0, ""),
+        brit("pte_1", "rifleman", 12.0, 4.0, ""),
+        brit("pte_2", "rifleman", 14.0, 4.0, ""),
+    ];
+    let z = one_zulu();
+    // capt's death: pte_1 (within 1") checks morale on 5, pte_1 and pte_2 (his men) on 6 and 2,
+    // both see him fall on 3 and 4; then the retreat: pte_1 K (captured), pte_2 6 (leaves).
+    let out = game(&refs(&b), &refs(&z), &["5S", "6S", "2S", "3S", "4S", "KS", "6H"]).play_ok(
+        1,
+        "_kill(unit(\"capt\"), (), \"killed by a test\")\nprint(victory())\n",
+    );
+    let t = transcript(&out);
+    assert!(t.contains("The British have lost their lord and must retreat"), "{t}");
+    assert!(t.contains("pte_1 victory check: card K♠, a face card, against 6: fails (no leader helps now)"), "{t}");
+    assert!(t.contains("pte_2 victory check: card 6♥ against 6: passes"), "{t}");
+    assert!(t.contains("The British lost their lord and retreat: 1 left in good order, 1 captured"), "{t}");
+}
