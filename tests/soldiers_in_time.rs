@@ -37,12 +37,7 @@ fn the_first_side_plays_red_unless_the_scenario_chooses() {
     let (b, z) = (section(), one_zulu());
     let out = game(&refs(&b), &refs(&z), &[]).play_ok(1, "print(game_stat(\"colour_zulus\"))\n");
     out.stdout_has(&["The British play red, The Zulus black\n", "black\n"]);
-    let chosen = game_with(
-        &refs(&b),
-        &refs(&z),
-        &[],
-        "data: { red_side: zulus }\n",
-    );
+    let chosen = game_with(&refs(&b), &refs(&z), &[], "data: { red_side: zulus }\n");
     chosen
         .play_ok(1, "")
         .stdout_has(&["The British play black, The Zulus red\n"]);
@@ -54,12 +49,14 @@ fn the_first_side_plays_red_unless_the_scenario_chooses() {
 fn the_flipped_cards_colour_decides_who_moves_first_in_a_sub_phase() {
     let (b, z) = (section(), one_zulu());
     // Command: the British, then the Zulus write orders. Movement of men: a black card.
-    let out = game(&refs(&b), &refs(&z), &["2S"]).play_ok(1, "end_turn\nend_turn\nprint(active_side())\n");
+    let out = game(&refs(&b), &refs(&z), &["2S"])
+        .play_ok(1, "end_turn\nend_turn\nprint(active_side())\n");
     out.stdout_has(&[
         "movement: men, artillery and mixed units: card 2♠ is black: The Zulus (black) go first\n",
         "zulus\n",
     ]);
-    let out = game(&refs(&b), &refs(&z), &["9D"]).play_ok(1, "end_turn\nend_turn\nprint(active_side())\n");
+    let out = game(&refs(&b), &refs(&z), &["9D"])
+        .play_ok(1, "end_turn\nend_turn\nprint(active_side())\n");
     out.stdout_has(&["card 9♦ is red: The British (red) go first\n", "british\n"]);
 }
 
@@ -112,7 +109,9 @@ fn a_leader_passes_on_any_face_card_and_always_fails_on_an_ace() {
     );
     let out = game(&refs(&b), &refs(&z), &["2H", "AC"]).play_ok(1, lines);
     assert!(
-        after(&out, "reveal sgt").contains("sgt activation check: card A♣ against 8: fails (a leader always fails on an Ace)"),
+        after(&out, "reveal sgt").contains(
+            "sgt activation check: card A♣ against 8: fails (a leader always fails on an Ace)"
+        ),
         "{}",
         transcript(&out)
     );
@@ -123,15 +122,19 @@ fn a_leader_passes_on_any_face_card_and_always_fails_on_an_ace() {
 #[test]
 fn orders_are_secret_until_revealed_in_the_sub_phase() {
     let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(
-        1,
-        "order pte_1 run\nend_turn\nend_turn\nreveal pte_1\n",
-    );
+    let out = game(&refs(&b), &refs(&z), &["2H", "3S"])
+        .play_ok(1, "order pte_1 run\nend_turn\nend_turn\nreveal pte_1\n");
     let t = transcript(&out);
     assert!(t.contains("The British write an order for pte_1\n"), "{t}");
     let before = &t[..t.find("> reveal pte_1").expect("the reveal")];
-    assert!(!before.contains("order: run"), "the order showed before its reveal:\n{before}");
-    assert!(after(&out, "reveal pte_1").starts_with("pte_1's order: run\n"), "{t}");
+    assert!(
+        !before.contains("order: run"),
+        "the order showed before its reveal:\n{before}"
+    );
+    assert!(
+        after(&out, "reveal pte_1").starts_with("pte_1's order: run\n"),
+        "{t}"
+    );
 }
 
 // Guards 1.2 "All figures outside of the command range of any leader must roll for their orders
@@ -145,7 +148,10 @@ fn a_man_beyond_command_range_takes_no_order_and_rolls_on_the_chart() {
     );
     out.stderr_has(&["pte_2 is beyond the command range of every leader"]);
     let t = transcript(&out);
-    assert!(t.contains("pte_2 is beyond command range: the out-of-command chart"), "{t}");
+    assert!(
+        t.contains("pte_2 is beyond command range: the out-of-command chart"),
+        "{t}"
+    );
     assert!(t.contains("  pte_2: hold\n"), "{t}");
 }
 
@@ -155,12 +161,13 @@ fn a_man_beyond_command_range_takes_no_order_and_rolls_on_the_chart() {
 fn no_flip_for_a_figure_out_of_the_enemys_sight() {
     let (b, z) = (section(), one_zulu());
     let wood = "terrain:\n  - { kind: woods, rect: { x: 0, y: 8, width: 36, depth: 4 } }\n";
-    let out = game_with(&refs(&b), &refs(&z), &["2H", "9S"], wood).play_ok(
-        1,
-        "order pte_1 move\nend_turn\nend_turn\nreveal pte_1\n",
-    );
+    let out = game_with(&refs(&b), &refs(&z), &["2H", "9S"], wood)
+        .play_ok(1, "order pte_1 move\nend_turn\nend_turn\nreveal pte_1\n");
     let shown = after(&out, "reveal pte_1");
-    assert!(shown.contains("pte_1 is out of the enemy's sight: no flip"), "{shown}");
+    assert!(
+        shown.contains("pte_1 is out of the enemy's sight: no flip"),
+        "{shown}"
+    );
     assert!(!shown.contains("9♠"), "a card was flipped:\n{shown}");
 }
 
@@ -174,12 +181,18 @@ fn forward_march_is_checked_on_the_leader_and_a_failure_leaves_snap_fire_to_his_
     let lines = "order sgt forward_march\nend_turn\nend_turn\nreveal sgt\nprint([unit(\"pte_1\").has_tag(\"_may move\"), unit(\"pte_1\").has_tag(\"_may snap\"), unit(\"sgt\").has_tag(\"_may snap\"), unit(\"pte_2\").has_tag(\"_revealed\")])\n";
     let out = game(&refs(&b), &refs(&z), &["2H", "8S"]).play_ok(1, lines);
     let shown = after(&out, "reveal sgt");
-    assert!(shown.starts_with("sgt's order: forward march for 2 figures (sgt, pte_1)\n"), "{shown}");
+    assert!(
+        shown.starts_with("sgt's order: forward march for 2 figures (sgt, pte_1)\n"),
+        "{shown}"
+    );
     assert!(shown.contains("card 8♠ against 8: passes"), "{shown}");
     out.stdout_has(&["[true, true, true, false]\n"]);
     let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(1, lines);
     let shown = after(&out, "reveal sgt");
-    assert!(shown.contains("the unit does not move; all but sgt may snap fire"), "{shown}");
+    assert!(
+        shown.contains("the unit does not move; all but sgt may snap fire"),
+        "{shown}"
+    );
     out.stdout_has(&["[false, true, false, false]\n"]);
 }
 
@@ -190,23 +203,45 @@ fn forward_march_is_checked_on_the_leader_and_a_failure_leaves_snap_fire_to_his_
 fn formed_charge_checks_the_best_man_and_follow_him_the_worst() {
     let b = vec![
         brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit("vet", "rifleman", 12.0, 4.0, ", groups: { unit: first }, stats: { experience: 9 }"),
+        brit(
+            "vet",
+            "rifleman",
+            12.0,
+            4.0,
+            ", groups: { unit: first }, stats: { experience: 9 }",
+        ),
         brit("rookie", "recruit", 8.0, 4.0, ", groups: { unit: first }"),
     ];
     let z = one_zulu();
-    let charge = game(&refs(&b), &refs(&z), &["2H", "9S"])
-        .play_ok(1, "order sgt formed_charge\nend_turn\nend_turn\nreveal sgt\n");
+    let charge = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(
+        1,
+        "order sgt formed_charge\nend_turn\nend_turn\nreveal sgt\n",
+    );
     let shown = after(&charge, "reveal sgt");
-    assert!(shown.contains("checked against vet's experience"), "{shown}");
-    assert!(shown.contains("vet activation check: card 9♠ against 9: passes"), "{shown}");
+    assert!(
+        shown.contains("checked against vet's experience"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("vet activation check: card 9♠ against 9: passes"),
+        "{shown}"
+    );
     let follow = game(&refs(&b), &refs(&z), &["2H", "5S"])
         .play_ok(1, "order sgt follow_him\nend_turn\nend_turn\nreveal sgt\n");
     let shown = after(&follow, "reveal sgt");
-    assert!(shown.contains("rookie activation check: card 5♠ against 4: fails"), "{shown}");
-    let away = game(&refs(&b), &refs(&z), &["2H", "5S"])
-        .play_ok(1, "order sgt follow_him_away\nend_turn\nend_turn\nreveal sgt\n");
+    assert!(
+        shown.contains("rookie activation check: card 5♠ against 4: fails"),
+        "{shown}"
+    );
+    let away = game(&refs(&b), &refs(&z), &["2H", "5S"]).play_ok(
+        1,
+        "order sgt follow_him_away\nend_turn\nend_turn\nreveal sgt\n",
+    );
     let shown = after(&away, "reveal sgt");
-    assert!(shown.contains("sgt activation check: card 5♠ against 8: passes"), "{shown}");
+    assert!(
+        shown.contains("sgt activation check: card 5♠ against 8: passes"),
+        "{shown}"
+    );
 }
 
 // Guards 6.2 Example 2: "leader influence and within command range can save the figure if the
@@ -232,10 +267,8 @@ fn a_save_face_card_must_be_of_the_owners_colour_with_a_leader_in_range() {
 #[test]
 fn the_save_number_is_experience_less_the_wound() {
     let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["4H", "5H"]).play_ok(
-        1,
-        "_save(unit(\"pte_2\"), 2)\n_save(unit(\"pte_2\"), 2)\n",
-    );
+    let out = game(&refs(&b), &refs(&z), &["4H", "5H"])
+        .play_ok(1, "_save(unit(\"pte_2\"), 2)\n_save(unit(\"pte_2\"), 2)\n");
     out.stdout_has(&[
         "pte_2 save check: card 4♥ against 4: passes (4 is at or under 4)\n",
         "pte_2 save check: card 5♥ against 4: fails (5 is over 4)\n",
@@ -246,8 +279,20 @@ fn the_save_number_is_experience_less_the_wound() {
 fn routed_section(extra: &str) -> Vec<String> {
     vec![
         brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit("pte_1", "rifleman", 12.0, 4.0, &format!(", groups: {{ unit: first }}, tags: [routed]{extra}")),
-        brit("pte_2", "rifleman", 22.0, 4.0, ", groups: { unit: first }, tags: [routed]"),
+        brit(
+            "pte_1",
+            "rifleman",
+            12.0,
+            4.0,
+            &format!(", groups: {{ unit: first }}, tags: [routed]{extra}"),
+        ),
+        brit(
+            "pte_2",
+            "rifleman",
+            22.0,
+            4.0,
+            ", groups: { unit: first }, tags: [routed]",
+        ),
     ]
 }
 
@@ -264,7 +309,10 @@ fn rally_a_face_card_rallies_only_beside_a_leader_and_a_failure_removes_the_man(
     assert!(t.contains("pte_2 rally check: card Q♥, a face card, against 6: fails (no leader within command range)\n  pte_2 is removed"), "{t}");
     let out = game(&refs(&b), &refs(&z), &["7S", "3S"]).play_ok(1, "rally pte_1\nrally pte_2\n");
     let t = transcript(&out);
-    assert!(t.contains("pte_1 rally check: card 7♠ against 6: fails (7 is over 6)\n  pte_1 is removed"), "{t}");
+    assert!(
+        t.contains("pte_1 rally check: card 7♠ against 6: fails (7 is over 6)\n  pte_1 is removed"),
+        "{t}"
+    );
     assert!(t.contains("pte_2 rally check: card 3♠ against 6: passes (3 is at or under 6)\n  pte_2 loses the tag `routed`\npte_2 rallies"), "{t}");
 }
 
@@ -300,14 +348,25 @@ fn a_routed_leader_rallies_on_a_face_card_only_beside_an_equal_or_better_leader(
 #[test]
 fn every_ten_men_need_a_leader() {
     let b: Vec<String> = (0..10)
-        .map(|i| brit(&format!("pte_{i}"), "rifleman", 2.0 + 2.0 * f64::from(i), 4.0, ""))
+        .map(|i| {
+            brit(
+                &format!("pte_{i}"),
+                "rifleman",
+                2.0 + 2.0 * f64::from(i),
+                4.0,
+                "",
+            )
+        })
         .collect();
     let z = one_zulu();
     let out = game(&refs(&b), &refs(&z), &[]).check();
     out.expect_code(1);
     assert!(
-        out.stdout.contains("The British field 10 men and 0 leaders: one man in every 10 must be a leader (1)")
-            || out.stderr.contains("The British field 10 men and 0 leaders: one man in every 10 must be a leader (1)"),
+        out.stdout.contains(
+            "The British field 10 men and 0 leaders: one man in every 10 must be a leader (1)"
+        ) || out.stderr.contains(
+            "The British field 10 men and 0 leaders: one man in every 10 must be a leader (1)"
+        ),
         "{}{}",
         out.stdout,
         out.stderr
@@ -328,13 +387,32 @@ fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
     let z = one_zulu();
     // capt's death: pte_1 (within 1") checks morale on 5, pte_1 and pte_2 (his men) on 6 and 2,
     // both see him fall on 3 and 4; then the retreat: pte_1 K (captured), pte_2 6 (leaves).
-    let out = game(&refs(&b), &refs(&z), &["5S", "6S", "2S", "3S", "4S", "KS", "6H"]).play_ok(
+    let out = game(
+        &refs(&b),
+        &refs(&z),
+        &["5S", "6S", "2S", "3S", "4S", "KS", "6H"],
+    )
+    .play_ok(
         1,
         "_kill(unit(\"capt\"), (), \"killed by a test\")\nprint(victory())\n",
     );
     let t = transcript(&out);
-    assert!(t.contains("The British have lost their lord and must retreat"), "{t}");
-    assert!(t.contains("pte_1 victory check: card K♠, a face card, against 6: fails (no leader helps now)"), "{t}");
-    assert!(t.contains("pte_2 victory check: card 6♥ against 6: passes"), "{t}");
-    assert!(t.contains("The British lost their lord and retreat: 1 left in good order, 1 captured"), "{t}");
+    assert!(
+        t.contains("The British have lost their lord and must retreat"),
+        "{t}"
+    );
+    assert!(
+        t.contains(
+            "pte_1 victory check: card K♠, a face card, against 6: fails (no leader helps now)"
+        ),
+        "{t}"
+    );
+    assert!(
+        t.contains("pte_2 victory check: card 6♥ against 6: passes"),
+        "{t}"
+    );
+    assert!(
+        t.contains("The British lost their lord and retreat: 1 left in good order, 1 captured"),
+        "{t}"
+    );
 }
