@@ -645,3 +645,66 @@ fn the_odds_of_a_charge_into_melee_are_2_better_for_the_charger() {
     assert_eq!(chance(&odds, "no change"), "9/100");
     assert_eq!(chance(&odds, "pte removed"), "9/25");
 }
+
+// Guards "Horse Panic" (default): "a horse whose rider is killed bolts off the table".
+#[test]
+fn a_horse_whose_rider_is_killed_bolts_off_the_table() {
+    let z = [zulu("w", "zulu", 10.0, 11.5, "")];
+    // The Zulu wins by 6: a wound of 5, saved on 2: the 9 fails.
+    let out = melee(
+        &charging_rider("cavalryman", 12),
+        &z,
+        &["9S"],
+        "fight lancer w\n1\n10\n",
+    );
+    printed(
+        &out,
+        "fight lancer w",
+        "  lancer is removed: killed by w's spear\n  lancer's horse bolts off the table, riderless\n",
+    );
+}
+
+// Guards 5.5 "If the figure struck was not engaged in melee by the active rider or another
+// member of the rider's unit": `other` has fought a man of the lancer's unit this turn, so he
+// has no check to dodge and is knocked down at once.
+#[test]
+fn a_man_engaged_by_the_riders_unit_cannot_dodge_the_horse() {
+    let b = [
+        brit(
+            "lancer",
+            "cavalryman",
+            10.0,
+            10.0,
+            ", tags: [charged], stats: { _moved: 12 }, groups: { unit: troop }",
+        ),
+        brit("pte", "rifleman", 8.5, 11.5, ", groups: { unit: troop }"),
+    ];
+    let z = [
+        zulu("w", "zulu", 10.5, 11.5, ""),
+        zulu("other", "zulu", 9.5, 11.5, ""),
+    ];
+    // pte and other (one against two, -1) tie; the lancer kills w (the 2 fails a save of -4), other's morale holds on
+    // the 2, and the horse strikes him: 7 gives 4, +2 at over 10".
+    let out = melee(
+        &b,
+        &z,
+        &["2C", "2S", "9S"],
+        "fight pte other\n5\n5\nfight lancer w\n10\n1\n7\n",
+    );
+    printed(
+        &out,
+        "fight lancer w",
+        "lancer's horse, charging at 12\", crashes into other\n  lancer's horse strikes other: 1d10 [7] = 7\n  other is knocked down: 4 (half the die, rounded up) +2 at over 10\" = 6 damage\n",
+    );
+}
+
+// Guards the default that a gun is no man to fight hand to hand (its crew fight).
+#[test]
+fn a_gun_is_no_man_to_fight_hand_to_hand() {
+    let z = [zulu("gun", "cannon", 10.0, 12.0, "")];
+    game(&refs(&[pte("")]), &refs(&z), &["5H"]).play_refused(
+        1,
+        "set_phase(\"melee\")\nfight pte gun\n",
+        &["gun is no enemy man for pte to fight"],
+    );
+}
