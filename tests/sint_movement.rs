@@ -795,3 +795,59 @@ fn out_of_command_men_advance_toward_or_fall_back_from_the_nearest_enemy() {
     );
     out.stdout_has(&["  pte_2 moves 3\" from (20, 4) to (20, 1)\n"]);
 }
+
+// Guards the default for the empty "Basic Horse Speed": a horse faster than a walk (8") is
+// running, so an order to move keeps it to 8".
+#[test]
+fn a_horse_ordered_to_move_goes_at_most_eight_inches() {
+    let (b, z) = (cavalry("5"), warrior_at(2.0, 22.0));
+    let lines = orders_then(
+        &["trooper move"],
+        &["move trooper 22.5 13", "move trooper 22.5 12"],
+    );
+    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+        1,
+        &lines,
+        &["trooper moves at most 8\"; that is 9\""],
+    );
+    out.stdout_has(&["  trooper moves 8\" from (22.5, 4) to (22.5, 12)\n"]);
+}
+
+// Guards the sub-phases of 5 for machines (defaults for "Tanks" and motorcycles, "to be done
+// next draft"): a motorcycle goes 18" with the horses, a tank 10" in the last sub-phase.
+#[test]
+fn motorcycles_and_vehicles_move_their_allowances_in_their_sub_phases() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ""),
+        brit("moto", "motorcyclist", 11.0, 7.0, ""),
+        brit("tank", "tank", 14.0, 4.0, ""),
+    ];
+    let z = warrior_at(2.0, 22.0);
+    let lines = orders_then(
+        &["moto move", "tank move"],
+        &[
+            "move moto 29.5 7",
+            "move moto 29 7",
+            "end_turn",
+            "end_turn",
+            "end_turn",
+            "end_turn",
+            "move tank 14 14.5",
+            "move tank 14 14",
+        ],
+    );
+    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "4H", "5H", "6S"]).play_refused(
+        1,
+        &lines,
+        &[
+            "moto moves at most 18\"; that is 18.5\"",
+            "tank moves at most 10\"; that is 10.5\"",
+        ],
+    );
+    out.stdout_has(&[
+        "movement: horses and motorcycles: card 2♥ is red",
+        "  moto moves 18\" from (11, 7) to (29, 7)\n",
+        "movement: tanks and vehicles: card 5♥ is red",
+        "  tank moves 10\" from (14, 4) to (14, 14)\n",
+    ]);
+}
