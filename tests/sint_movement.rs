@@ -851,3 +851,46 @@ fn motorcycles_and_vehicles_move_their_allowances_in_their_sub_phases() {
         "  tank moves 10\" from (14, 4) to (14, 14)\n",
     ]);
 }
+
+// Guards 5.2 Forward March: "Move the leader and then move the other men so they are abreast
+// or behind the leader" (default: up to 0.5" ahead of him counts as abreast). Moving one of his
+// men first reveals the leader's order, one check for the unit.
+#[test]
+fn under_forward_march_the_men_go_abreast_of_their_leader_or_behind() {
+    let (b, z) = (section(), warrior_at(12.0, 20.0));
+    let lines = orders_then(
+        &["sgt forward_march"],
+        &[
+            "move pte_1 12 8",
+            "move sgt 10 7",
+            "move pte_1 12 8",
+            "move pte_1 12 7.5",
+        ],
+    );
+    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+        1,
+        &lines,
+        &[
+            "under forward march pte_1 goes abreast of sgt or behind him: (12, 8) is 4\" ahead of him",
+            "under forward march pte_1 goes abreast of sgt or behind him: (12, 8) is 1\" ahead of him",
+        ],
+    );
+    assert_eq!(
+        after(&out, "move sgt 10 7"),
+        "sgt's order: forward march for 2 figures (sgt, pte_1)\n  drew 3♠ from the cards deck\n  discarded 3♠ to the cards deck\n  sgt activation check: card 3♠ against 8: passes (3 is at or under 8)\n  sgt is tagged `activated`\n  pte_1 is tagged `activated`\n  sgt moves 3\" from (10, 4) to (10, 7)\n  sgt is tagged `moved`\n"
+    );
+    assert_eq!(
+        after(&out, "move pte_1 12 7.5"),
+        "  pte_1 moves 3.5\" from (12, 4) to (12, 7.5)\n  pte_1 is tagged `moved`\n"
+    );
+    // His man moved first: the leader's order is revealed, and its one check is the unit's.
+    let lines = orders_then(&["sgt forward_march"], &["move pte_1 12 4.5"]);
+    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, &lines);
+    assert!(
+        after(&out, "move pte_1 12 4.5").starts_with(
+            "sgt's order: forward march for 2 figures (sgt, pte_1)\n  drew 3♠ from the cards deck\n"
+        ),
+        "{}",
+        transcript(&out)
+    );
+}
