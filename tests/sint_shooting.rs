@@ -594,3 +594,393 @@ fn spotting_a_hidden_enemy_is_an_activation_check_within_twelve_inches() {
         &["warrior is 13\" away: a man spots within 12\""],
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// 9 Artillery
+// ---------------------------------------------------------------------------------------------
+
+/// A British gun of type `gun` at (12, 4) facing north with two gunners beside it (`crew_1`
+/// experience 6, `crew_2` experience 8), and Zulus as given.
+fn battery(gun: &str, zulus: &[String]) -> Game {
+    let b = vec![
+        brit("gun", gun, 12.0, 4.0, ", groups: { unit: battery }"),
+        brit("crew_1", "gunner", 13.5, 4.0, ", groups: { unit: battery }"),
+        brit(
+            "crew_2",
+            "gunner",
+            10.5,
+            4.0,
+            ", groups: { unit: battery }, stats: { experience: 8 }",
+        ),
+    ];
+    game(&refs(&b), &refs(zulus), &pile("5H", 10))
+}
+
+// Guards 9 "They have a 45 degree arc from the center of the stand's front": a target 76° off
+// the gun's front is refused.
+#[test]
+fn a_gun_fires_only_within_its_forty_five_degree_arc() {
+    let g = battery("bolt_thrower", &[zulu("warrior", "zulu", 20.0, 6.0, "")]);
+    g.play_refused(
+        1,
+        &format!(
+            "{}fire gun warrior\n",
+            shooting("british", &[("gun", "_may aim")])
+        ),
+        &["warrior is outside gun's arc (45° from the centre of its front)"],
+    );
+}
+
+// Guards 9 "The crew experience level for each artillery figure is assigned by the players" and
+// "The 'to hit' number is the missile skill number of the most experienced gun crew member":
+// the bolt thrower hits on crew_2's 8; and the bolt's "2d10 +2 on a target enemy".
+#[test]
+fn a_gun_hits_on_its_best_crewmans_experience_and_a_bolt_strikes_for_2d10_plus_2() {
+    let g = battery("bolt_thrower", &[zulu("warrior", "zulu", 12.0, 16.0, "")]);
+    let told = shot(
+        &g,
+        &shooting("british", &[("gun", "_may aim")]),
+        "fire gun warrior\n8\n1 1\n",
+    );
+    assert!(
+        told.starts_with("gun fires a bolt at warrior (12\"), needing 8 or under (its best crewman)\n  gun to hit: 1d10 [8] = 8\n  d10 8 against 8: hits\n  gun's bolt on warrior: 2d10+2 [1, 1] + 2 = 4\n  4 damage against armour 1: a wound of 3\n"),
+        "{told}"
+    );
+}
+
+// Guards 9 (default: a crewman serves his gun within 1"): a gun with no crew does not fire.
+#[test]
+fn a_gun_with_no_crew_does_not_fire() {
+    let b = vec![brit("gun", "bolt_thrower", 12.0, 4.0, "")];
+    let z = vec![zulu("warrior", "zulu", 12.0, 16.0, "")];
+    game(&refs(&b), &refs(&z), &pile("5H", 10)).play_refused(
+        1,
+        &format!(
+            "{}fire gun warrior\n",
+            shooting("british", &[("gun", "_may aim")])
+        ),
+        &["gun has no crew within 1\""],
+    );
+}
+
+// Guards 9 "All such stands can move 1 inch during their movement provided that they pass an
+// activation check but may not fire until the following turn".
+#[test]
+fn a_gun_that_moved_does_not_fire_that_turn() {
+    let g = battery("bolt_thrower", &[zulu("warrior", "zulu", 12.0, 16.0, "")]);
+    g.play_refused(
+        1,
+        &format!(
+            "{}fire gun warrior\n",
+            shooting("british", &[("gun", "_may aim"), ("gun", "moved")])
+        ),
+        &["gun moved this turn: \"may not fire until the following turn\""],
+    );
+}
+
+// Guards 9 "At the beginning of the game turn in which a cannon is reloading, the owning player
+// places a face down marker beside each cannon indicating whether it's loaded with ball or
+// grapeshot. A cannon can only fire the ammunition indicated by the marker. After each shot,
+// replace the marker.": the marker is written unseen in the command phase, shown on firing, and
+// gone after the shot; not written in the shooting phase.
+#[test]
+fn a_cannon_fires_only_what_its_secret_marker_says() {
+    let g = battery("cannon", &[zulu("warrior", "zulu", 12.0, 16.0, "")]);
+    let aim = shooting("british", &[("gun", "_may aim")]);
+    let out = g.play_refused(
+        1,
+        &format!("load gun ball\n{aim}:dice manual\nfire gun warrior\n10\nset_turn(2, \"british\")\nfire gun warrior\nload gun grape\n"),
+        &[
+            "gun has no marker: `load gun ball` or `grape` at the start of a turn",
+            "not now: this is the shooting phase; that is done in the rally phase",
+        ],
+    );
+    assert_eq!(
+        after(&out, "load gun ball"),
+        "The British place a face-down marker beside gun\n"
+    );
+    assert!(
+        told(&out, "fire gun warrior").starts_with("gun's marker is turned over: ball\ngun fires a ball at warrior (12\"), needing 8 or under (its best crewman)\n"),
+        "{}",
+        transcript(&out)
+    );
+    // No marker at all: no fire.
+    battery("cannon", &[zulu("warrior", "zulu", 12.0, 16.0, "")]).play_refused(
+        1,
+        &format!("{aim}fire gun warrior\n"),
+        &["gun has no marker"],
+    );
+}
+
+// Guards 9 "Grapeshot hat an 8" range and affects any enemy stands in a 45 degree cone from the
+// center of the cannon. Each stand takes from 1d10 damage before the targets armor is
+// subtracted": warrior and w2 in the cone are struck, w3 outside it is not, and 8" is the most.
+#[test]
+fn grapeshot_strikes_every_enemy_in_an_eight_inch_cone_for_1d10_less_armour() {
+    let z = vec![
+        zulu("warrior", "zulu", 12.0, 10.0, ""),
+        zulu("w2", "zulu", 14.5, 10.5, ""),
+        zulu("w3", "zulu", 18.0, 8.0, ""),
+    ];
+    let g = battery("cannon", &z);
+    let aim = shooting("british", &[("gun", "_may aim")]);
+    let told = shot(
+        &g,
+        &format!("load gun grape\n{aim}"),
+        "fire gun warrior\n5\n1\n",
+    );
+    assert!(
+        told.starts_with("gun's marker is turned over: grapeshot\ngun fires grapeshot: warrior, w2 in the cone\n  grapeshot on warrior: 1d10 [5] = 5\n  5 damage against armour 1: a wound of 4\n"),
+        "{told}"
+    );
+    assert!(told.contains("  grapeshot on w2: 1d10 [1] = 1\n  1 damage against armour 1: no wound, but w2 must check morale\n"), "{told}");
+    assert!(!told.contains("grapeshot on w3"), "{told}");
+    let far = battery("cannon", &[zulu("warrior", "zulu", 12.0, 13.0, "")]);
+    far.play_refused(
+        1,
+        &format!("load gun grape\n{aim}fire gun warrior\n"),
+        &["warrior is 9\" away: grapeshot reaches 8\""],
+    );
+}
+
+// Guards 9 "A ball shot inflicts damage on a target area the size of a quarter" (default 2d10;
+// the area a 1" circle): the figure at the aim is struck, one 0.6" from its edge is not.
+#[test]
+fn a_ball_strikes_the_figures_touching_a_quarter_sized_area() {
+    let z = vec![
+        zulu("warrior", "zulu", 12.0, 16.0, ""),
+        zulu("w2", "zulu", 13.1, 16.0, ""),
+    ];
+    let g = battery("cannon", &z);
+    let told = shot(
+        &g,
+        &format!(
+            "load gun ball\n{}",
+            shooting("british", &[("gun", "_may aim")])
+        ),
+        "fire gun warrior\n2\n3 4\n",
+    );
+    assert!(told.contains("  d10 2 against 8: hits\n  gun's ball on warrior: 2d10 [3, 4] = 7\n  7 damage against armour 1: a wound of 6\n"), "{told}");
+    assert!(!told.contains("on w2"), "{told}");
+}
+
+// Guards 9 "Catapults ... hit a target stand on a roll of 3 or less on a 1d10 (0=10). If it is
+// not a hit, the shot scatters. Roll a six sided die with an arrow on it to see how many inches
+// away from the target the shot landed. A catapult causes 2d10 +4 damage": a 3 hits for 2d10+4;
+// a 4 scatters (a clock die for the arrow: 3 o'clock, 90°) 2" east, onto no one.
+#[test]
+fn a_catapult_hits_on_three_or_under_else_its_rock_scatters_1d6_inches() {
+    let z = vec![zulu("warrior", "zulu", 12.0, 16.0, "")];
+    let g = battery("catapult", &z);
+    let aim = shooting("british", &[("gun", "_may aim")]);
+    let told_hit = shot(&g, &aim, "fire gun warrior\n3\n1 1\n");
+    assert!(
+        told_hit.starts_with("  gun hurls its rock at warrior, hitting on 3 or under: 1d10 [3] = 3\n  3: on target\n  gun's rock on warrior: 2d10+4 [1, 1] + 4 = 6\n"),
+        "{told_hit}"
+    );
+    let told_miss = shot(&g, &aim, "fire gun warrior\n4\n3\n2\n");
+    assert!(
+        told_miss.starts_with("  gun hurls its rock at warrior, hitting on 3 or under: 1d10 [4] = 4\n  4: it scatters\n  the scatter's direction: 1d12 [3] = 3\n  how far it scatters: 1d6 [2] = 2\n  it lands 2\" away at (14, 16) (bearing 90°)\n  no one within 0.5\" of (14, 16)\n"),
+        "{told_miss}"
+    );
+}
+
+// Guards 9 "HP=hit points/experience points for the weapon. This is the damage the weapon can
+// sustain before becoming unusable. If the missile weapon takes less then the HP number in
+// damage it is still in working condition." (default: damage less armour accumulates): the
+// cannon (armour 4, 10 hit points) works after 5, and is wrecked at 10.
+#[test]
+fn a_gun_takes_damage_to_its_hit_points_and_is_wrecked_at_them() {
+    let g = battery("cannon", &[zulu("warrior", "zulu", 12.0, 16.0, "")]);
+    let out = g.play_refused(
+        1,
+        &format!("_strike(unit(\"gun\"), 9, (), \"a test\")\n_strike(unit(\"gun\"), 9, (), \"a test\")\nload gun ball\n"),
+        &["gun is wrecked"],
+    );
+    out.stdout_has(&[
+        "  9 damage against armour 4: 5 more, 5 of its 10 hit points: gun still works\n",
+        "  9 damage against armour 4: 5 more, 10 in all, reaches its 10 hit points: gun is wrecked\n  gun is tagged `wrecked`\n",
+    ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grenades (9 "Grenade attacks can be thrown up to 8 inches"; the rest "to be done": defaults)
+// ---------------------------------------------------------------------------------------------
+
+/// A grenadier `gren` (experience 6, 2 grenades) at (12, 4) and Zulus as given.
+fn grenadier(zulus: &[String]) -> Game {
+    let b = vec![brit("gren", "grenadier", 12.0, 4.0, "")];
+    game(&refs(&b), &refs(zulus), &pile("2H", 10))
+}
+
+// Guards 9 "Grenade attacks can be thrown up to 8 inches" and the default blast: a throw is a
+// shot at the point; on a hit every figure within 2" takes 1d6+1 less armour (warrior and w2;
+// w3 2.5" away is spared); 9" is too far.
+#[test]
+fn a_grenade_is_thrown_up_to_eight_inches_and_blasts_every_figure_within_two() {
+    let z = vec![
+        zulu("warrior", "zulu", 12.0, 10.0, ""),
+        zulu("w2", "zulu", 14.0, 10.0, ""),
+        zulu("w3", "zulu", 15.0, 10.0, ""),
+    ];
+    let aim = shooting("british", &[("gren", "_may aim")]);
+    let told = shot(&grenadier(&z), &aim, "grenade gren 12 10\n4\n3\n1\n");
+    assert!(
+        told.starts_with("  gren grenades: 2 -> 1\n  gren is tagged `fired`\ngren throws a grenade at (12, 10) (6\"), needing 6 or under\n  gren to hit: 1d10 [4] = 4\n  d10 4 against 6: hits\n  gren's grenade on warrior: 1d6+1 [3] + 1 = 4\n"),
+        "{told}"
+    );
+    assert!(
+        told.contains("  gren's grenade on w2: 1d6+1 [1] + 1 = 2\n"),
+        "{told}"
+    );
+    assert!(!told.contains("on w3"), "{told}");
+    grenadier(&z).play_refused(
+        1,
+        &format!("{aim}grenade gren 12 13\n"),
+        &["(12, 13) is 9\" away: a grenade is thrown up to 8\""],
+    );
+}
+
+// Guards the default for a missed grenade (as the catapult's rock, 9): it scatters 1d6" in the
+// direction of a clock die, here 6 o'clock, 4" back toward the thrower, who is in the blast.
+#[test]
+fn a_missed_grenade_scatters_1d6_inches_and_strikes_friend_or_foe() {
+    let z = vec![zulu("warrior", "zulu", 12.0, 10.0, "")];
+    let aim = shooting("british", &[("gren", "_may aim")]);
+    let told = shot(&grenadier(&z), &aim, "grenade gren 12 10\n9\n6\n4\n1\n");
+    assert!(
+        told.contains("  d10 9 against 6: misses\n  the scatter's direction: 1d12 [6] = 6\n  how far it scatters: 1d6 [4] = 4\n  it lands 4\" away at (12, 6) (bearing 180°)\n  gren's grenade on gren: 1d6+1 [1] + 1 = 2\n"),
+        "{told}"
+    );
+    assert!(!told.contains("on warrior"), "{told}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 10.3 Mines
+// ---------------------------------------------------------------------------------------------
+
+/// A Zulu mine field square `mines_1` (3"x3") centred on (12, 10), a second `mines_2` north of
+/// it, and pte_1 (experience 6) at (12, 4); the movement rules call `_mines_on_path` after every
+/// move, which the tests do by hand.
+fn minefield(extra_brit: &[String]) -> Game {
+    let mut b = vec![brit("pte_1", "rifleman", 12.0, 4.0, "")];
+    b.extend_from_slice(extra_brit);
+    let z = vec![
+        zulu("mines_1", "mine_field", 12.0, 10.0, ""),
+        zulu("mines_2", "mine_field", 12.0, 13.0, ""),
+        zulu("warrior", "zulu", 30.0, 20.0, ""),
+    ];
+    game(&refs(&b), &refs(&z), &pile("2H", 10))
+}
+
+// Guards 10.3 "When a soldier enters a mine field segment there is a 1-3 chance (1d10) per
+// square that a mine will explode ... Treat an exploded mine like a grenade explosion with a
+// radius of 2 inches": a 3 sets one off under pte_1; a 4 does not.
+#[test]
+fn a_mine_explodes_on_one_to_three_for_each_square_entered() {
+    let into = "unit(\"pte_1\").move_to(12, 9)\n:dice manual\n_mines_on_path(unit(\"pte_1\"), point(12, 4), point(12, 9))\n";
+    let out = minefield(&[]).play_ok(1, &format!("{into}3\n2\n"));
+    assert_eq!(
+        told(
+            &out,
+            "_mines_on_path(unit(\"pte_1\"), point(12, 4), point(12, 9))"
+        ),
+        "  pte_1 moves through the mine field mines_1: a mine goes off on 3 or under: 1d10 [3] = 3\n  3: a mine explodes under pte_1\n  a mine on pte_1: 1d6+1 [2] + 1 = 3\n  3 damage against armour 0: a wound of 3\n  pte_1 must save on 3 or under (experience 6 less 3)\n  drew 2♥ from the cards deck\n  discarded 2♥ to the cards deck\n  pte_1 save check: card 2♥ against 3: passes (2 is at or under 3)\n  pte_1 is saved\n=> true\n"
+    );
+    let out = minefield(&[]).play_ok(1, &format!("{into}4\n"));
+    assert_eq!(
+        told(
+            &out,
+            "_mines_on_path(unit(\"pte_1\"), point(12, 4), point(12, 9))"
+        ),
+        "  pte_1 moves through the mine field mines_1: a mine goes off on 3 or under: 1d10 [4] = 4\n  4: nothing\n=> true\n"
+    );
+}
+
+// Guards 10.3 "Because he must roll each time he moves into or through a mine field segment, a
+// soldier who has to stop in the mine field will have to roll at least twice" (correction after
+// review: one roll per square a move enters or crosses, none for stopping): stopping inside is one
+// roll, moving on out is a second; a move across both squares rolls for each; a path that misses
+// the squares rolls none.
+#[test]
+fn a_soldier_rolls_for_each_mine_square_each_move_enters_or_crosses() {
+    let out = minefield(&[]).play_ok(
+        1,
+        ":dice manual\n_mines_on_path(unit(\"pte_1\"), point(12, 4), point(12, 9))\n5\n_mines_on_path(unit(\"pte_1\"), point(12, 9), point(16, 9))\n6\n_mines_on_path(unit(\"pte_1\"), point(12, 4), point(12, 16))\n7\n8\n_mines_on_path(unit(\"pte_1\"), point(20, 4), point(20, 16))\n",
+    );
+    let rolls = |field: &str| {
+        out.stdout
+            .matches(&format!(
+                "mine field {field}: a mine goes off on 3 or under: 1d10 ["
+            ))
+            .count()
+    };
+    assert_eq!(rolls("mines_1"), 3);
+    assert_eq!(rolls("mines_2"), 1);
+    assert_eq!(
+        told(
+            &out,
+            "_mines_on_path(unit(\"pte_1\"), point(20, 4), point(20, 16))"
+        ),
+        "=> true\n"
+    );
+}
+
+// Guards 10.3 "I haven't worked out how I will handle tanks and mines yet" (default: a vehicle
+// that sets off a mine takes 2d10 less armour to its hit points).
+#[test]
+fn a_vehicle_that_sets_off_a_mine_takes_2d10_to_its_hit_points() {
+    let out = minefield(&[brit("tank", "tank", 20.0, 4.0, "")]).play_ok(
+        1,
+        ":dice manual\n_mines_on_path(unit(\"tank\"), point(12, 4), point(12, 9))\n1\n9 9\n",
+    );
+    assert_eq!(
+        told(
+            &out,
+            "_mines_on_path(unit(\"tank\"), point(12, 4), point(12, 9))"
+        ),
+        "  tank moves through the mine field mines_1: a mine goes off on 3 or under: 1d10 [1] = 1\n  1: a mine explodes under tank\n  the mine under tank: 2d10 [9, 9] = 18\n  18 damage against armour 8: 10 more, 10 of its 20 hit points: tank still works\n=> true\n"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5.2 Orders that give leave to fire
+// ---------------------------------------------------------------------------------------------
+
+// Guards 5.2 Volley Fire: "if he succeeds, all followers can shoot an aimed shot": played
+// through the orders, pte_1 takes an aimed shot and the sergeant, who gave the order, has no
+// leave to fire. (Broke when the narration of a group order emptied the order's name: Rhai's
+// `replace` changes its string in place, so no one was given leave.)
+#[test]
+fn volley_fire_lets_every_follower_take_an_aimed_shot() {
+    let (b, z) = rifle_and_zulu(9.0, "");
+    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let out = g.play_refused(
+        1,
+        "order sgt volley_fire\nend_turn\nend_turn\nreveal sgt\nend_turn\nend_turn\n:dice manual\nshoot pte_1 warrior\n10\nshoot sgt warrior\n",
+        &["sgt has no order to fire this turn"],
+    );
+    assert!(
+        told(&out, "shoot pte_1 warrior").starts_with("pte_1 takes an aimed shot at warrior"),
+        "{}",
+        transcript(&out)
+    );
+}
+
+// Guards 5.2 Independent Fire: "Soldiers under Independent Fire orders do not have to roll for
+// an activation check until the leader either dies or gives different orders": the standing
+// order alone lets pte_1 take an aimed shot.
+#[test]
+fn independent_fire_is_standing_leave_to_take_aimed_shots() {
+    let (b, z) = rifle_and_zulu(9.0, "");
+    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let told = shot(
+        &g,
+        &shooting("british", &[("pte_1", "independent_fire")]),
+        "shoot pte_1 warrior\n10\n",
+    );
+    assert!(
+        told.starts_with("pte_1 takes an aimed shot at warrior"),
+        "{told}"
+    );
+}
