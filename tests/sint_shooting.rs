@@ -984,3 +984,57 @@ fn independent_fire_is_standing_leave_to_take_aimed_shots() {
         "{told}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// House rules: every number of a shot is asked through a hook
+// ---------------------------------------------------------------------------------------------
+
+// Guards that each to-hit modifier, the reload number and the weapon's damage are asked through
+// `to_hit_modifier`, `reload_on` and `damage`: a house rule making snap fire +1, reloading on 9
+// and every shot 1d4 changes the shot as told.
+#[test]
+fn a_house_rule_changes_a_shots_modifiers_reload_and_damage_through_hooks() {
+    let (b, z) = rifle_and_zulu(5.0, "");
+    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    g.write(
+        "steady.rhai",
+        "fn to_hit_modifier(v, info) { if info.why == \"snap fire\" { 1 } else { v } }\nfn reload_on(v, info) { 9 }\nfn damage(v, info) { \"1d4\" }\n",
+    );
+    let setup = format!(
+        ":with steady.rhai\n{}unit(\"pte_1\").untag(\"loaded\")\n",
+        shooting("british", &[("pte_1", "_may snap")])
+    );
+    let told = shot(&g, &setup, "shoot pte_1 warrior\n9\n5\n2\n");
+    assert!(
+        told.starts_with(
+            "  pte_1 reloads his rifle (9 or under): 1d10 [9] = 9\n  9 is at or under 9: loaded\n"
+        ),
+        "{told}"
+    );
+    assert!(
+        told.contains(
+            "  d10 5 +1 snap fire = 6 against 6: hits\n  damage of pte_1's rifle: 1d4 [2] = 2\n"
+        ),
+        "{told}"
+    );
+}
+
+// Guards grapeshot (9) with exact odds: no to-hit roll, the Zulu in the cone takes 1d10 less
+// armour 1. A 1 leaves nothing past the armour: a morale check, which the 5♥ passes against 6;
+// a d10 of d >= 2 wounds d - 1, saved on 6 - (d - 1) = 7 - d, so the 5♥ saves only d = 2.
+// Killed: d = 3 to 10, 8/10 = 4/5.
+#[test]
+fn exact_odds_of_grapeshot() {
+    let g = battery("cannon", &[zulu("warrior", "zulu", 12.0, 10.0, "")]);
+    let out = g.play_ok(
+        1,
+        &format!(
+            "load gun grape\n{}:odds fire gun warrior\n",
+            shooting("british", &[("gun", "_may aim")])
+        ),
+    );
+    let printed = after(&out, ":odds fire gun warrior");
+    assert!(printed.contains(": exact, over 10 branches"), "{printed}");
+    assert_eq!(chance_at_prompt(&printed, "warrior removed"), "4/5");
+    assert_eq!(chance_at_prompt(&printed, "no other change"), "1/5");
+}
