@@ -794,7 +794,7 @@ fn a_gun_takes_damage_to_its_hit_points_and_is_wrecked_at_them() {
     let g = battery("cannon", &[zulu("warrior", "zulu", 12.0, 16.0, "")]);
     let out = g.play_refused(
         1,
-        &format!("_strike(unit(\"gun\"), 9, (), \"a test\")\n_strike(unit(\"gun\"), 9, (), \"a test\")\nload gun ball\n"),
+        "_strike(unit(\"gun\"), 9, (), \"a test\")\n_strike(unit(\"gun\"), 9, (), \"a test\")\nload gun ball\n",
         &["gun is wrecked"],
     );
     out.stdout_has(&[
