@@ -335,6 +335,12 @@ pub enum Error {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Runaway(Box<Error>),
+    /// A file a shared file (a journal) named, refused unread: it lies outside the folder it
+    /// must stay in. A resumed session says so, though it is silent on the replayed lines
+    /// that failed when they were played.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    NotRead(Box<Error>),
     /// A simulated battle in which a script ran away, which stops the whole simulation.
     #[error("the simulation stopped in run {run}, {variant}")]
     #[diagnostic(code(sandtable::sim))]
@@ -374,7 +380,7 @@ impl Error {
     pub fn one_line(&self) -> String {
         match self {
             Error::Script(d) => format!("{} ({})", d.message, d.place()),
-            Error::Runaway(inner) => inner.one_line(),
+            Error::Runaway(inner) | Error::NotRead(inner) => inner.one_line(),
             Error::At(at) => format!("{}: {}", at.place(), at.cause.one_line()),
             other => other.to_string(),
         }
@@ -406,7 +412,7 @@ impl Error {
             Error::Yaml(d) => Some(d.source_name()),
             Error::Script(d) => Some(d.source_name()),
             Error::Line(d) => Some(d.source_name()),
-            Error::Runaway(inner) => inner.source_name(),
+            Error::Runaway(inner) | Error::NotRead(inner) => inner.source_name(),
             _ => None,
         }
     }
@@ -430,6 +436,9 @@ impl Error {
             Error::Line(d) => moved!(Line, d),
             Error::Runaway(inner) => {
                 Error::Runaway(Box::new(inner.moved_into(name, whole, offset)))
+            }
+            Error::NotRead(inner) => {
+                Error::NotRead(Box::new(inner.moved_into(name, whole, offset)))
             }
             other => other,
         }

@@ -183,6 +183,37 @@ fn file_arg<'a>(parsed: &Parsed, ws: &'a [Word], usage: &str) -> Result<&'a Word
     }
 }
 
+/// The file a line names (`:with FILE`). In a replay it must lie in the project, or the
+/// line is refused unread: a journal may be a stranger's, and its lines name what they like.
+fn named_file(
+    session: &Session,
+    parsed: &Parsed,
+    w: &Word,
+    mode: Mode,
+) -> Result<std::path::PathBuf, Error> {
+    let path = std::path::PathBuf::from(&w.text);
+    if mode == Mode::Play {
+        return Ok(path);
+    }
+    let root = session.project().root();
+    let inside = crate::game::confine::relative_to(&path, root)
+        .is_some_and(|rel| crate::game::confine::inside(root, &rel).is_ok());
+    if inside {
+        return Ok(path);
+    }
+    Err(Error::NotRead(Box::new(parsed.error_at(
+        w.start,
+        w.len,
+        format!(
+            "`{}` is not a file of the project `{}`: a replayed line reads nothing else, so it was not read",
+            w.text,
+            root.display()
+        ),
+        "this file",
+        Some("replay the journal in the project it was played in (or give that folder with `--project`), with the files it names inside it".into()),
+    ))))
+}
+
 fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Result<Reply, Error> {
     let line = parsed.text.as_str();
     let name = ws[0].text.as_str();
@@ -244,7 +275,12 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
         }
         ":open" => {
             let w = file_arg(parsed, ws, "`:open` needs a file: `:open game.json`")?;
-            Ok(Reply::Open(std::path::PathBuf::from(&w.text)))
+            let path = std::path::PathBuf::from(&w.text);
+            // A game the journal recorded, or a save the replay did not write, is not read.
+            if session.replay_knows(&path) {
+                return Ok(Reply::Open(path));
+            }
+            Ok(Reply::Open(named_file(session, parsed, w, mode)?))
         }
         ":reload" => Ok(Reply::Text(session.reload()?)),
         ":with" => {
@@ -254,7 +290,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
                 "`:with` needs a house rule file: `:with house/vikings_in_wood.rhai`",
             )?;
             // The game's log says it (`house rule ... in force`).
-            session.add_house_rule(std::path::Path::new(&w.text))?;
+            session.add_house_rule(&named_file(session, parsed, w, mode)?)?;
             Ok(Reply::Done)
         }
         ":without" => {
@@ -282,8 +318,10 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
         ":load" => {
             let w = file_arg(parsed, ws, "`:load` needs a scenario file")?;
             let project = session.project().clone();
-            let scenario =
-                crate::game::scenario::Scenario::load(&project, std::path::Path::new(&w.text))?;
+            let scenario = crate::game::scenario::Scenario::load(
+                &project,
+                &named_file(session, parsed, w, mode)?,
+            )?;
             let seed = scenario.seed.unwrap_or_else(|| session.state().rng.seed());
             let mut fresh = Session::new(&project, scenario, seed)?;
             session.hand_over_unwritten(&mut fresh);

@@ -45,14 +45,7 @@ pub fn play(
         Some(save) => {
             let project = crate::game::project::Project::locate(common.project.as_deref())?;
             let session = Session::open(&project, &save)?;
-            let state = session.state();
-            outln!(
-                "opened {}: turn {}, {} to play",
-                save.display(),
-                state.turn,
-                state.active_side
-            );
-            drop(state);
+            say_opened(&session, &save);
             session
         }
         None => start_session(common, scenario)?.1,
@@ -67,6 +60,17 @@ pub fn play(
         common.json,
     )));
     go_on(&mut session, common.json, journal)
+}
+
+/// Says which game was opened, and where it stands.
+pub fn say_opened(session: &Session, path: &std::path::Path) {
+    let state = session.state();
+    outln!(
+        "opened {}: turn {}, {} to play",
+        path.display(),
+        state.turn,
+        state.active_side
+    );
 }
 
 /// Plays on at the prompt (or from piped input), writing the journal.
@@ -145,8 +149,9 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         })?,
     };
     let (header, items, damaged) = super::journal::read(&path)?;
-    let mut check = Check::new(&header, common.json);
-    let mut session = super::journal::start_session(&header, &mut check)?;
+    let project = crate::game::project::Project::locate(common.project.as_deref())?;
+    let mut check = Check::new(&path, &project, common.json);
+    let mut session = super::journal::start_session(&header, &project, &mut check)?;
     let feed = DiceFeed::replaying();
     let mut lines = 0;
     for item in items {
@@ -162,11 +167,14 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
             Ok(Reply::Dice(true)) => session.set_manual_dice(Some(feed.asker())),
             Ok(Reply::Dice(false)) => session.set_manual_dice(None),
             // The game opened then, as it was saved then.
-            Ok(Reply::Open(path)) => {
-                if let Ok(opened) = super::open_save(&mut session, &path) {
-                    session = opened;
-                }
-            }
+            Ok(Reply::Open(path)) => match super::open_save(&mut session, &path) {
+                Ok(opened) => session = opened,
+                Err(e @ Error::NotRead(_)) => report_error(&e, common.json),
+                Err(_) => {}
+            },
+            // The lines that failed were shown failing when they were played; a file the
+            // journal names and may not be read is news.
+            Err(e @ Error::NotRead(_)) => report_error(&e, common.json),
             _ => {}
         }
     }
@@ -238,13 +246,10 @@ fn carry_out(
         Ok(Reply::Open(path)) => match super::open_save(session, &path) {
             Ok(opened) => {
                 *session = opened;
-                let state = session.state();
-                outln!(
-                    "opened {}: turn {}, {} to play",
-                    path.display(),
-                    state.turn,
-                    state.active_side
-                );
+                if let Some(journal) = &feed.journal {
+                    journal.borrow_mut().record_opened(session);
+                }
+                say_opened(session, &path);
                 Some(true)
             }
             Err(e) => {
@@ -312,6 +317,7 @@ fn replay_rules(session: &mut Session, item: Item, check: &mut Check, json: bool
     match item {
         Item::Reload(changed) => reload_changed(session, changed, json, show, false),
         Item::Read { line, scripts } => check.compare(&scripts, Some(line)),
+        Item::Opened { line, save } => session.expect_open(check.recorded(line, *save)),
         Item::Line(..) => {}
     }
 }
@@ -329,11 +335,13 @@ fn reload_changed(
 ) {
     // A changed scenario is a new game, not an edit of the rules: say so, and leave it to
     // `:load`.
+    // A replayed reload names the scenario relative to the project.
+    let root = session.project().root().to_path_buf();
     let scenario = std::fs::canonicalize(&session.scenario().path)
         .unwrap_or_else(|_| session.scenario().path.clone());
     if let Some(i) = changed
         .iter()
-        .position(|p| std::fs::canonicalize(p).is_ok_and(|p| p == scenario))
+        .position(|p| std::fs::canonicalize(root.join(p)).is_ok_and(|p| p == scenario))
     {
         changed.remove(i);
         if show && !announced {
@@ -347,7 +355,6 @@ fn reload_changed(
     if changed.is_empty() {
         return;
     }
-    let root = session.project().root().to_path_buf();
     let names: Vec<String> = changed
         .iter()
         .map(|p| p.strip_prefix(&root).unwrap_or(p).display().to_string())

@@ -85,6 +85,22 @@ pub struct Session {
     /// The saves a replayed `:save` did not write, by absolute path, so that an `:open` later
     /// in the replay opens what was saved then, not what the file holds now.
     unwritten: BTreeMap<PathBuf, crate::game::save::SavedGame>,
+    /// In a replay, the game the next `:open` opened when it was played, as the journal
+    /// recorded it (with its files found), or why it cannot be opened: the replayed `:open`
+    /// opens it instead of reading the file again.
+    recorded_open: Option<Result<RecordedOpen, Error>>,
+}
+
+/// A game a journal recorded as opened: the save, and the scenario and house rules it names,
+/// found in the project.
+#[derive(Debug)]
+pub struct RecordedOpen {
+    /// The game as it was opened.
+    pub save: crate::game::save::SavedGame,
+    /// Its scenario.
+    pub scenario: PathBuf,
+    /// Its house rules (none: the scenario's own).
+    pub house_rules: Option<Vec<PathBuf>>,
 }
 
 /// One step of `:undo`: an action, or a change of the house rules in force.
@@ -196,6 +212,7 @@ impl Session {
             steps: 0,
             saved_steps: 0,
             unwritten: BTreeMap::new(),
+            recorded_open: None,
             scenario,
         };
         for path in session.scenario.ruleset.script_paths() {
@@ -1063,19 +1080,58 @@ impl Session {
 
     /// Continues a saved game, in a replay: a file a replayed `:save` did not write is
     /// opened as it was saved then; any other is read from disk.
+    ///
+    /// A game the journal recorded as opened ([`Session::expect_open`]) is opened as it was
+    /// recorded, and the file is not read at all: it may have changed, or gone, since.
     pub fn open_in_replay(&mut self, path: &Path) -> Result<Session, Error> {
-        let mut session = match self.unwritten.get(&absolute(path)) {
-            Some(save) => Session::open_saved(&self.project, path, save.clone(), &save.text()?)?,
-            None => Session::open(&self.project, path)?,
+        let mut session = match self.recorded_open.take() {
+            Some(recorded) => Session::open_recorded(&self.project, path, recorded?)?,
+            None => match self.unwritten.get(&absolute(path)) {
+                Some(save) => {
+                    Session::open_saved(&self.project, path, save.clone(), &save.text()?)?
+                }
+                None => Session::open(&self.project, path)?,
+            },
         };
         session.unwritten = std::mem::take(&mut self.unwritten);
         Ok(session)
+    }
+
+    /// In a replay, whether an `:open` of `path` opens a game known without reading the file:
+    /// one the journal recorded, or one a replayed `:save` did not write.
+    pub fn replay_knows(&self, path: &Path) -> bool {
+        self.recorded_open.is_some() || self.unwritten.contains_key(&absolute(path))
+    }
+
+    /// In a replay, gives the game the next `:open` opened when it was played (or why it
+    /// cannot be opened), as its journal recorded it.
+    pub fn expect_open(&mut self, recorded: Result<RecordedOpen, Error>) {
+        self.recorded_open = Some(recorded);
+    }
+
+    /// Continues a game a journal recorded as opened from `path`: its files are the ones
+    /// given, found by the journal's rule, and nothing else is read.
+    pub fn open_recorded(
+        project: &Project,
+        path: &Path,
+        recorded: RecordedOpen,
+    ) -> Result<Session, Error> {
+        let text = recorded.save.text()?;
+        Session::open_with_files(
+            project,
+            path,
+            recorded.save,
+            &text,
+            recorded.scenario,
+            recorded.house_rules,
+        )
     }
 
     /// Forgets the saves a replay did not write: the replay is over, and from now on a file
     /// is opened as it is.
     pub fn forget_unwritten(&mut self) {
         self.unwritten.clear();
+        self.recorded_open = None;
     }
 
     /// Carries the saves a replay did not write over to the session that replaces this one
@@ -1092,6 +1148,18 @@ impl Session {
         text: &str,
     ) -> Result<Session, Error> {
         let (scenario, house_rules) = save.files(path, project.root())?;
+        Session::open_with_files(project, path, save, text, scenario, house_rules)
+    }
+
+    /// Continues a game from a save already read, with its scenario and house rules found.
+    fn open_with_files(
+        project: &Project,
+        path: &Path,
+        save: crate::game::save::SavedGame,
+        text: &str,
+        scenario: PathBuf,
+        house_rules: Option<Vec<PathBuf>>,
+    ) -> Result<Session, Error> {
         let mut scenario = Scenario::load(project, &scenario)?;
         save.check(&path.display().to_string(), text, &scenario)?;
         if let Some(rules) = house_rules {
