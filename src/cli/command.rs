@@ -35,14 +35,17 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
     ),
     (":log", "the last events again (`:log N`, 20 by default)"),
     (":save", "save the whole game to a file: `:save game.json`"),
-    (":open", "continue a saved game: `:open game.json`"),
+    (
+        ":open",
+        "continue a saved game: `:open game.json`; asks first if the game has changed since it was saved",
+    ),
     (
         ":reload",
         "reload the ruleset, ability and house-rule scripts from disk, keeping the game",
     ),
     (
         ":load",
-        "start a new game of a scenario: `:load scenarios/hoplites_vs_persians.yaml`",
+        "start a new game of a scenario: `:load scenarios/hoplites_vs_persians.yaml`; asks first if the game has changed since it was saved",
     ),
     (
         ":map",
@@ -82,6 +85,23 @@ pub fn is_quit(line: &str) -> bool {
     line.split_whitespace()
         .next()
         .is_some_and(|w| QUIT.contains(&w))
+}
+
+/// If a line replaces the game (`:open FILE`, `:load FILE`), the question to ask before it
+/// throws away unsaved changes, as `:quit` asks before it leaves.
+pub fn replaces_game(line: &str) -> Option<&'static str> {
+    let mut words = line.split_whitespace();
+    let command = words.next()?;
+    words.next()?;
+    match command {
+        ":open" => {
+            Some("the game has changes since it was last saved; open the other game anyway? [y/N] ")
+        }
+        ":load" => {
+            Some("the game has changes since it was last saved; start a new game anyway? [y/N] ")
+        }
+        _ => None,
+    }
 }
 
 /// What a line asks the front end to do after it has been carried out.

@@ -1,6 +1,6 @@
 //! `sandtable play`: the prompt. On a terminal it uses rustyline (history in the user's data
 //! folder, Ctrl-C cancels a line, Ctrl-D leaves, asking first if the game has unsaved
-//! changes); with piped input it reads lines plainly and echoes each one, so a transcript
+//! changes, as `:quit`, `:open` and `:load` do); with piped input it reads lines plainly and echoes each one, so a transcript
 //! reads like the game.
 
 use std::io::IsTerminal;
@@ -476,6 +476,12 @@ fn interactive(
                     }
                     continue;
                 }
+                // Nor is an `:open` or `:load` the player takes back.
+                if let Some(question) = command::replaces_game(&text)
+                    && !may_replace(&mut editor, session, question)
+                {
+                    continue;
+                }
                 hot_reload(session, &mut watcher, json, journal, announcer.is_some());
                 journal.borrow_mut().record(text.trim_end());
                 number += 1;
@@ -527,6 +533,23 @@ fn may_leave(editor: &mut Editor<PromptHelper, DefaultHistory>, session: &Sessio
         Ok(answer) => matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"),
         Err(ReadlineError::Interrupted) => false,
         Err(_) => true,
+    }
+}
+
+/// Whether the player may throw the game away for another (`:open`, `:load`): at once if
+/// it has no unsaved changes, else if they say so to `question`. No (the default), Ctrl-C
+/// and Ctrl-D keep the game; yes replaces it.
+fn may_replace(
+    editor: &mut Editor<PromptHelper, DefaultHistory>,
+    session: &Session,
+    question: &str,
+) -> bool {
+    if !session.changed_since_save() {
+        return true;
+    }
+    match editor.readline(question) {
+        Ok(answer) => matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"),
+        Err(_) => false,
     }
 }
 
