@@ -806,8 +806,7 @@ fn open_before_the_first_save_replays_the_game_opened() {
         assert_eq!(code, 0, "{warnings}");
         let last_roll = original
             .lines()
-            .filter(|l| l.starts_with("  3d6: "))
-            .last()
+            .rfind(|l| l.starts_with("  3d6: "))
             .expect("a roll");
         assert!(resumed.contains(last_roll), "{resumed}");
     }
