@@ -773,7 +773,9 @@ mod tests {
             damaged.map(|d| d.what),
             Some("it is garbled at character 9".into())
         );
-        std::fs::write(&path, header.replace(":2,", ":3,")).unwrap();
+        // A newer format.
+        let newer = header.replace(":2,", &format!(":{},", FORMAT + 1));
+        std::fs::write(&path, newer).unwrap();
         assert!(read(&path).is_err());
     }
 }
