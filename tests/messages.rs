@@ -196,7 +196,9 @@ fn table_grid_and_abilities_are_located() {
 }
 
 // A house rule given by `--with` or `:with` that was a folder or a FIFO was reported as
-// "no house rule at ...", as if it did not exist.
+// "no house rule at ...", as if it did not exist; an import of one was "cannot find module",
+// and a scenario that was a FIFO "a device, a FIFO or a socket". One function names what
+// such a file is, for all of them.
 #[cfg(unix)]
 #[test]
 fn a_house_rule_that_is_a_folder_or_a_fifo_says_so() {
@@ -213,10 +215,25 @@ fn a_house_rule_that_is_a_folder_or_a_fifo_says_so() {
         .expect_code(1)
         .stderr_has(&["`folder.rhai` is a folder, not a house rule file"]);
     ws.sandtable(&["play", "game.yaml"], Some(":with fifo.rhai\n"))
-        .stderr_has(&["`fifo.rhai` is not a regular file (a pipe or a device, say)"]);
+        .stderr_has(&["`fifo.rhai` is a FIFO (a named pipe), not a house rule file"]);
     ws.sandtable(&["play", "game.yaml", "--with", "none.rhai"], None)
         .expect_code(1)
         .stderr_has(&["no house rule at `none.rhai`: there is no such file"]);
+    // Imported from the scenario's folder, at the import's line and column.
+    ws.write("imports.rhai", "let x = 1;\nimport \"fifo\" as f;\n");
+    ws.sandtable(&["run", "imports.rhai", "--scenario", "game.yaml"], None)
+        .expect_code(1)
+        .stderr_has(&[
+            "import `fifo` is refused: `fifo.rhai` is a FIFO (a named pipe), not a script file",
+            "imports.rhai:2:8]",
+        ]);
+    ws.write("imports.rhai", "import \"folder\" as f;\n");
+    ws.sandtable(&["run", "imports.rhai", "--scenario", "game.yaml"], None)
+        .expect_code(1)
+        .stderr_has(&["import `folder` is refused: `folder.rhai` is a folder, not a script file"]);
+    ws.sandtable(&["play", "fifo.rhai"], None)
+        .expect_code(1)
+        .stderr_has(&["cannot read `fifo.rhai`: it is a FIFO (a named pipe), not a file"]);
 }
 
 // A house rule that filled the scope with top-level variables made the ruleset's `setup`
