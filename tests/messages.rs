@@ -279,6 +279,33 @@ fn a_house_rule_with_too_many_variables_is_blamed_at_its_line() {
     assert!(!with.stderr.contains("rules.rhai"), "{}", with.stderr);
 }
 
+// `x + 1` at the prompt, `x` undefined, said "unknown verb `x`": the line is Rhai, whose
+// variable is not defined. A word alone could be either, and is said to be neither; a line
+// that is no Rhai is still an unknown verb.
+#[test]
+fn a_line_of_rhai_with_an_undefined_variable_says_so_not_unknown_verb() {
+    let lines = "x + 1\n  meele - 1\nmeele\nmeele viking_1 legionary_1\nlet z = 1\nz + w\nprint(`still ${z}`)\n";
+    let out = common::play_scenario(SCENARIO, "1", lines);
+    out.stderr_has(&[
+        "the variable `x` is not defined (nor is there a verb `x`)",
+        "stdin line 1:1:1]",
+        "give a variable a value first: `let x = ...`",
+        "the variable `meele` is not defined (nor is there a verb `meele`)",
+        "stdin line 2:1:3]",
+        "did you mean the verb `melee`?",
+        "`meele` is neither a verb of this ruleset nor a variable that is defined",
+        "stdin line 3:1:1]",
+        "unknown verb `meele`",
+        "stdin line 4:1:1]",
+        "did you mean `melee`?",
+        "the variable `w` is not defined",
+        "stdin line 6:1:5]",
+    ]);
+    assert!(!out.stderr.contains("unknown verb `x`"), "{}", out.stderr);
+    assert!(!out.stderr.contains("verb `z`"), "{}", out.stderr);
+    out.stdout_has(&["still 1"]);
+}
+
 // Terminal escape codes in a unit's or a scenario's name, or in what a script prints, were
 // written raw: they could clear the screen, retitle the window or fake a prompt.
 #[test]
