@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use rhai::{AST, Engine, EvalAltResult, LexError, ParseError, ParseErrorType, Position};
 
 use crate::error::{Error, ScriptDiagnostic, line_col_to_byte, place};
-use crate::script::engine::{Budget, COMPILE_OUT_OF_TIME, Limits, OUT_OF_TIME};
+use crate::limits::WALL_CLOCK_FACTOR;
+use crate::script::engine::{Budget, COMPILE_OUT_OF_TIME, Limits, OUT_OF_TIME, OUT_OF_WALL_TIME};
 use crate::script::value::HostError;
 
 /// The help of every error that stops a script running away (its time budget, its
@@ -380,8 +381,9 @@ fn lex_in_words(err: &LexError, limits: &Limits) -> Words {
     match err {
         LexError::Runtime(why) if why == COMPILE_OUT_OF_TIME => (
             format!(
-                "compiling the script took more than the time budget of {} seconds, and stopped here",
-                crate::limits::TIME_BUDGET.as_secs()
+                "compiling the script took more than the time budget of {} seconds of processor time (or {} by the clock), and stopped here",
+                crate::limits::TIME_BUDGET.as_secs(),
+                crate::limits::TIME_BUDGET.as_secs() * u64::from(WALL_CLOCK_FACTOR)
             ),
             Some("a script with very many variables in one scope compiles slowly: split it into functions or smaller scripts".into()),
         ),
@@ -448,7 +450,15 @@ pub fn runtime_in_words(err: &EvalAltResult, limits: &Limits) -> Words {
         E::ErrorParsing(p, _) => parse_in_words(p, limits),
         E::ErrorTerminated(token, _) if token.to_string() == OUT_OF_TIME => (
             format!(
-                "script ran longer than its time budget of {:?}",
+                "script ran longer than its time budget of {:?} of processor time",
+                limits.time_budget
+            ),
+            Some(RUNAWAY_HELP.into()),
+        ),
+        E::ErrorTerminated(token, _) if token.to_string() == OUT_OF_WALL_TIME => (
+            format!(
+                "script ran {:?} by the clock, {WALL_CLOCK_FACTOR} times its time budget of {:?} of processor time, and was stopped: it waited, or the machine is very busy",
+                limits.time_budget.saturating_mul(WALL_CLOCK_FACTOR),
                 limits.time_budget
             ),
             Some(RUNAWAY_HELP.into()),
