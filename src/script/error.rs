@@ -227,7 +227,7 @@ pub fn parse_in_words(err: &ParseErrorType, limits: &Limits) -> Words {
         P::MissingToken(token, why) => (
             syntax(format!("expected `{token}` {}", tidy(why))),
             (token == ";").then(|| {
-                "two statements on one line need a `;` between them; to call a verb, write its name and its arguments, e.g. `melee viking_1 legionary_2`".into()
+                "two statements on one line need a `;` between them; a verb is written as its name, then its arguments, without brackets".into()
             }),
         ),
         P::MissingSymbol(s) if s.is_empty() => (syntax("a symbol is missing here".into()), None),
