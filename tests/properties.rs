@@ -896,9 +896,10 @@ proptest! {
         let two = sandtable::analysis::sim::simulate(&project, &scenario, runs, seed, 2, &[], &|_| {});
         match (one, two) {
             (Ok(one), Ok(two)) => prop_assert_eq!(one, two),
-            // A battle stopped for running past its wall-clock budget (2 s a call): on an
-            // overloaded machine (a soak found one at a load of 16 on two cores) it says
-            // nothing about threads.
+            // A battle stopped for running past its time budget (2 s of processor time a
+            // call, 10 s by the clock): on an overloaded machine (a soak found one at a load
+            // of 16 on two cores, when the budget was kept by the clock) it says nothing
+            // about threads.
             (Err(sandtable::Error::SimStopped { .. }), _)
             | (_, Err(sandtable::Error::SimStopped { .. })) => {}
             (one, two) => prop_assert_eq!(format!("{one:?}"), format!("{two:?}")),

@@ -233,7 +233,7 @@ fn an_edit_is_announced_while_the_prompt_waits() {
     let broken = "house.rhai changed, but the old rules stay in force:";
     assert!(pty.shows_within(broken, soon), "{}", pty.screen());
     assert!(
-        pty.shows_within("Expecting ')' to close the parameters list", soon),
+        pty.shows_within("expected `)` to close the parameters list", soon),
         "{}",
         pty.screen()
     );

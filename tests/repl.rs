@@ -226,7 +226,7 @@ fn edited_script_takes_effect_at_the_next_action() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("Expecting ')' to close the parameters list"),
+        stderr.contains("expected `)` to close the parameters list"),
         "{stderr}"
     );
 }

@@ -483,14 +483,11 @@ fn a_fifo_among_the_files_is_refused_not_read() {
             .success()
     );
     let out = ws.sandtable(&["check", "mine"], None);
-    out.expect_code(1).stderr_has(&[
-        "cannot read `mine/pipe.yaml`: it is a device, a FIFO or a socket, not a file",
-    ]);
+    out.expect_code(1)
+        .stderr_has(&["cannot read `mine/pipe.yaml`: it is a FIFO (a named pipe), not a file"]);
     ws.sandtable(&["play", "mine/pipe.yaml"], None)
         .expect_code(1)
-        .stderr_has(&[
-            "cannot read `mine/pipe.yaml`: it is a device, a FIFO or a socket, not a file",
-        ]);
+        .stderr_has(&["cannot read `mine/pipe.yaml`: it is a FIFO (a named pipe), not a file"]);
 }
 
 // Guards a journal that cannot be written: the game went on silently, and `play --resume`

@@ -981,8 +981,8 @@ impl Builder<'_> {
                         .into(),
                 ),
             ),
-            Err(Refused::NotAFile(_)) => (
-                format!("house rule `{}` is not a file", rule.value),
+            Err(Refused::NotAFile { kind, .. }) => (
+                format!("house rule `{}` is {kind}, not a file", rule.value),
                 "not a file",
                 Some("a house rule is a `.rhai` script file".into()),
             ),
@@ -1017,9 +1017,9 @@ pub fn house_rules_with(rules: &[PathBuf], path: &Path) -> Result<Vec<PathBuf>, 
             Some(format!("no house rule at `{shown}`: there is no such file"))
         }
         Err(e) => Some(format!("the house rule `{shown}` cannot be read: {e}")),
-        Ok(m) if m.is_dir() => Some(format!("`{shown}` is a folder, not a house rule file")),
         Ok(m) if !m.is_file() => Some(format!(
-            "`{shown}` is not a regular file (a pipe or a device, say), so it cannot be a house rule"
+            "`{shown}` is {}, not a house rule file",
+            crate::game::confine::kind_of(&m.file_type())
         )),
         Ok(_) if path.extension().is_none_or(|e| e != "rhai") => Some(format!(
             "`{shown}` is not a house rule: its name does not end in `.rhai`"

@@ -631,7 +631,7 @@ impl Session {
         let mut line_ast = self
             .budget
             .compiling(|| self.engine.compile_with_scope(&self.scope, code))
-            .map_err(|e| self.sources.parse_error(source, &e))?;
+            .map_err(|e| self.sources.parse_error(source, &e, &self.limits))?;
         line_ast.set_source(source);
         let kept = self.keep_functions(source, code, &line_ast)?;
         let run = self.ast.merge(&line_ast);
