@@ -308,8 +308,14 @@ fn argument(session: &Session, origin: &str, line: &str, w: &Word) -> Result<Dyn
         return Ok(Dynamic::from_float(f));
     }
     let state = session.state();
-    // A side's id or an ability's name is a word, however close it is to a unit's id.
-    if state.sides.iter().any(|s| s.id == w.text) || session.has_ability_named(&w.text) {
+    // A side's id, an ability's name, a verb's or a word the ruleset lists is a word, however
+    // close it is to a unit's id (unless it is one: a unit called `run` is that unit).
+    let exact_unit = state.battlefield.units().iter().any(|u| u.id == w.text);
+    if !exact_unit
+        && (state.sides.iter().any(|s| s.id == w.text)
+            || session.has_ability_named(&w.text)
+            || session.is_ruleset_word(&w.text))
+    {
         return Ok(Dynamic::from(w.text.clone()));
     }
     match state.battlefield.resolve(&w.text) {

@@ -504,6 +504,12 @@ impl Session {
         self.abilities.borrow().list.contains_key(name)
     }
 
+    /// Whether `word` is a word of the ruleset when typed as an argument: one of its verbs, or
+    /// one of the `words` its `ruleset.yaml` lists.
+    pub fn is_ruleset_word(&self, word: &str) -> bool {
+        self.verbs.contains_key(word) || self.scenario.ruleset.file.words.iter().any(|w| w == word)
+    }
+
     /// Plays the battle to its end with the ruleset's policy: ask `victory`, let the side
     /// to play take its turn (`play_turn`), pass the turn (`end_turn`), and again.
     /// `after_step` runs after every turn and every change of turn (to narrate).
