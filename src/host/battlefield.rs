@@ -249,20 +249,35 @@ impl Battlefield {
     /// the largest base that its bounding box covers (four at most), and measured only
     /// against the bases filed in those cells before it, in their order, stopping at the
     /// first that overlaps it. Spaced units meet a few neighbours each; a pile of units on
-    /// one spot stops at once.
+    /// one spot stops at once; and long thin bases side by side, whose boxes all meet, are
+    /// told apart by a quick test along their axes before the exact one.
     pub fn first_overlaps(&self) -> Vec<(usize, usize)> {
-        let placed: Vec<(usize, geometry::Footprint, Point, Point)> = self
+        struct Placed {
+            unit: usize,
+            base: geometry::Footprint,
+            extent: geometry::Extent,
+            lo: Point,
+            hi: Point,
+        }
+        let placed: Vec<Placed> = self
             .in_play()
-            .filter_map(|i| {
-                let fp = self.units[i].footprint();
-                let (lo, hi) = fp.shrunk(CONTACT_TOLERANCE).bounds();
-                (lo.is_finite() && hi.is_finite()).then_some((i, fp, lo, hi))
+            .filter_map(|unit| {
+                let base = self.units[unit].footprint();
+                let shrunk = base.shrunk(CONTACT_TOLERANCE);
+                let (lo, hi) = shrunk.bounds();
+                (lo.is_finite() && hi.is_finite()).then(|| Placed {
+                    unit,
+                    base,
+                    extent: shrunk.extent(),
+                    lo,
+                    hi,
+                })
             })
             .collect();
         // Never below a millionth of an inch, so that no cell number overflows.
         let cell = placed
             .iter()
-            .map(|(_, _, lo, hi)| (hi.x - lo.x).max(hi.y - lo.y))
+            .map(|p| (p.hi.x - p.lo.x).max(p.hi.y - p.lo.y))
             .fold(1e-6, f64::max);
         let cells_of = |lo: Point, hi: Point| {
             let at = |v: f64| (v / cell).floor() as i64;
@@ -272,20 +287,26 @@ impl Battlefield {
             (x0..=x1.min(x0.saturating_add(2)))
                 .flat_map(move |x| (y0..=y1.min(y0.saturating_add(2))).map(move |y| (x, y)))
         };
+        // Two shrunken bases that meet have boxes that meet and no line between them.
+        let may_meet = |a: &Placed, b: &Placed| {
+            a.lo.x <= b.hi.x
+                && b.lo.x <= a.hi.x
+                && a.lo.y <= b.hi.y
+                && b.lo.y <= a.hi.y
+                && !a.extent.apart(&b.extent, 1e-6)
+        };
         let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
         let mut found = Vec::new();
-        for (k, &(i, fp, lo, hi)) in placed.iter().enumerate() {
+        for (k, this) in placed.iter().enumerate() {
             let mut first: Option<usize> = None;
-            for c in cells_of(lo, hi) {
+            for c in cells_of(this.lo, this.hi) {
                 let filed = grid.entry(c).or_default();
                 for &j in filed.iter() {
                     if first.is_some_and(|f| j >= f) {
                         break;
                     }
-                    let (_, other, olo, ohi) = placed[j];
-                    let boxes_meet =
-                        olo.x <= hi.x && lo.x <= ohi.x && olo.y <= hi.y && lo.y <= ohi.y;
-                    if boxes_meet && fp.overlaps(&other) {
+                    let other = &placed[j];
+                    if may_meet(this, other) && this.base.overlaps(&other.base) {
                         first = Some(j);
                         break;
                     }
@@ -293,7 +314,7 @@ impl Battlefield {
                 filed.push(k);
             }
             if let Some(j) = first {
-                found.push((i, placed[j].0));
+                found.push((this.unit, placed[j].unit));
             }
         }
         found

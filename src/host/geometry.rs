@@ -558,6 +558,26 @@ impl Footprint {
         }
     }
 
+    /// What a quick test of separation needs of the base (see [`Extent::apart`]).
+    pub fn extent(&self) -> Extent {
+        let (sin, cos) = self.facing.to_radians().sin_cos();
+        let axes = [Point::new(cos, -sin), Point::new(sin, cos)];
+        match self.base {
+            Base::Round { diameter } => Extent {
+                centre: self.pos,
+                axes,
+                half: [diameter / 2.0; 2],
+                round: true,
+            },
+            Base::Rect { width, depth } => Extent {
+                centre: self.pos,
+                axes,
+                half: [width / 2.0, depth / 2.0],
+                round: false,
+            },
+        }
+    }
+
     /// Whether the segment `a`-`b` touches the base: a unit in the way of a line of sight.
     pub fn intersects_segment(&self, a: Point, b: Point) -> bool {
         if !self.is_finite() {
@@ -571,6 +591,45 @@ impl Footprint {
                 segment_intersects_polygon(a, b, &self.rect_corners(width, depth))
             }
         }
+    }
+}
+
+/// A base reduced to what a quick test of separation needs: its centre, its two axes (right
+/// and forward) and how far it reaches along each; a round base reaches its radius every way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Extent {
+    centre: Point,
+    axes: [Point; 2],
+    half: [f64; 2],
+    round: bool,
+}
+
+impl Extent {
+    /// How far the base reaches from its centre along the unit vector `axis`.
+    fn reach(&self, axis: Point) -> f64 {
+        if self.round {
+            self.half[0]
+        } else {
+            self.half[0] * self.axes[0].dot(axis).abs()
+                + self.half[1] * self.axes[1].dot(axis).abs()
+        }
+    }
+
+    /// Whether the two bases lie more than `gap` apart along some line (an axis of a
+    /// rectangular base, or the line between two round bases' centres), so that they cannot
+    /// meet: a quick test to make before an exact one, never true of bases that meet. For
+    /// two rectangles it is exact (no such line: they meet); with a round base it may miss
+    /// a gap at a corner.
+    pub fn apart(&self, other: &Extent, gap: f64) -> bool {
+        let d = other.centre.minus(self.centre);
+        if self.round && other.round {
+            return d.dot(d).sqrt() > self.half[0] + other.half[0] + gap;
+        }
+        [self, other]
+            .into_iter()
+            .filter(|e| !e.round)
+            .flat_map(|e| e.axes)
+            .any(|axis| d.dot(axis).abs() > self.reach(axis) + other.reach(axis) + gap)
     }
 }
 
@@ -1131,6 +1190,48 @@ mod tests {
         let big = rect(0.0, 0.0, 0.0, 10.0, 10.0);
         assert!((big.overlap(&rect(1.0, 1.0, 30.0, 1.0, 2.0)) - 1.0).abs() < 1e-6);
         assert!(!big.overlaps(&rect(f64::NAN, 0.0, 0.0, 1.0, 1.0)));
+    }
+
+    #[test]
+    fn extents_apart_only_when_the_bases_do_not_meet() {
+        let gap = 1e-6;
+        // Two long thin strips side by side at 45 degrees: their boxes overlap, they do not.
+        let a = rect(0.0, 0.0, 45.0, 0.2, 100.0);
+        let b = Footprint {
+            pos: p(0.0, 0.0).offset(135.0, 0.3),
+            ..a
+        };
+        assert!(a.extent().apart(&b.extent(), gap));
+        assert!(a.edge_distance(&b) > 0.09);
+        // Touching, crossing and one inside the other are never apart.
+        let left = rect(0.0, 0.0, 0.0, 2.0, 1.0);
+        assert!(
+            !left
+                .extent()
+                .apart(&rect(2.0, 0.0, 180.0, 2.0, 1.0).extent(), gap)
+        );
+        assert!(
+            !a.extent()
+                .apart(&rect(0.0, 0.0, 135.0, 0.2, 100.0).extent(), gap)
+        );
+        assert!(
+            !rect(0.0, 0.0, 0.0, 10.0, 10.0)
+                .extent()
+                .apart(&round(1.0, 1.0, 1.0).extent(), gap)
+        );
+        assert!(
+            !round(0.0, 0.0, 1.0)
+                .extent()
+                .apart(&round(1.0, 0.0, 1.0).extent(), gap)
+        );
+        assert!(
+            round(0.0, 0.0, 1.0)
+                .extent()
+                .apart(&round(1.1, 0.0, 1.0).extent(), gap)
+        );
+        // A round base by a rectangle's side.
+        assert!(left.extent().apart(&round(2.1, 0.0, 0.2).extent(), gap));
+        assert!(!left.extent().apart(&round(1.05, 0.0, 0.2).extent(), gap));
     }
 
     #[test]
