@@ -1388,7 +1388,8 @@ fn samurai_spearmen_keep_their_bonus_against_horse() {
 // more".
 // ---------------------------------------------------------------------------------------------
 
-/// One figure of every troop type, for Rome.
+/// One figure of every troop type, for Rome: two rows of nine, 5 inches apart, so that the
+/// widest bases (a wall 6 inches wide beside a siege tower of 4) at most touch.
 fn every_troop_type() -> Vec<String> {
     [
         "light_infantry",
@@ -1412,7 +1413,10 @@ fn every_troop_type() -> Vec<String> {
     ]
     .iter()
     .enumerate()
-    .map(|(i, kind)| roman_unit(&format!("u{i}"), kind, 2.0 + 2.5 * i as f64, 2.0, ""))
+    .map(|(i, kind)| {
+        let (x, y) = (2.0 + 5.0 * (i % 9) as f64, 2.0 + 14.0 * (i / 9) as f64);
+        roman_unit(&format!("u{i}"), kind, x, y, "")
+    })
     .collect()
 }
 

@@ -158,7 +158,8 @@ fn a_scenario_has_at_most_its_limit_of_units() {
         "many.yaml:13:15",
         "make fewer units, or split the battle into smaller scenarios",
     ]);
-    // Said once, not for every entry after it.
+    // Said once, not for every entry after it; and the units, heaped 0.001" apart, are not
+    // also said to overlap: the count is checked first, and past it overlap is not.
     assert!(
         out.stdout.contains("1 file checked, 1 problem"),
         "{}",

@@ -351,7 +351,8 @@ fn run_watch_reruns_when_the_batch_file_changes() {
 }
 
 /// A scenario with more Romans than there are capitals, and two Vikings in one cell of
-/// `:map`.
+/// `:map` (a cell is 2/3" wide and 4/3" tall here: one stands just north of the other, the
+/// 1.2" bases touching).
 const CROWD: &str = "name: A crowd
 ruleset: playmobil
 table: { width: 48, depth: 36 }
@@ -366,7 +367,8 @@ sides:
     name: The Vikings
     edge: north
     units:
-      - { id: viking, type: heavy_infantry, count: 2, at: [20.3, 30], facing: 180, spacing: 0.1 }
+      - { id: viking_1, type: heavy_infantry, at: [20.3, 30.6], facing: 180 }
+      - { id: viking_2, type: heavy_infantry, at: [20.3, 29.4], facing: 180 }
 ";
 
 // Guards telling figures apart on `:map`: every figure of a side was the same letter. Each
