@@ -63,6 +63,8 @@ pub struct Session {
     verbs: BTreeMap<String, Verb>,
     abilities: api::SharedAbilities,
     manual: api::ManualDice,
+    /// Where drawn cards come from when not from the top of the pile.
+    cards: api::ManualCards,
     /// Functions defined at the prompt (kept across reloads).
     prompt_functions: AST,
     /// Each function defined at the prompt, by name and number of parameters, with the
@@ -162,12 +164,14 @@ impl Session {
         let mut engine = engine::sandboxed(&limits, &budget, roots, modules.clone());
         let abilities: api::SharedAbilities = Rc::default();
         let manual: api::ManualDice = Rc::default();
+        let cards: api::ManualCards = Rc::default();
         api::register(
             &mut engine,
             &state,
             &scenario.ruleset,
             &abilities,
             &manual,
+            &cards,
             &budget,
         );
         let watched = state.clone();
@@ -186,6 +190,7 @@ impl Session {
             verbs: BTreeMap::new(),
             abilities,
             manual,
+            cards,
             prompt_functions: AST::empty(),
             prompt_defined: BTreeMap::new(),
             past: Vec::new(),
@@ -475,6 +480,36 @@ impl Session {
     /// face) instead of the generator; `None` goes back to the generator.
     pub fn set_face_feed(&mut self, feed: Option<api::FaceFeed>) {
         *self.manual.borrow_mut() = feed.map(api::DiceSource::Faces);
+    }
+
+    /// Real cards (`:cards manual`): every card the rules draw, and every `draw` typed at
+    /// the prompt, is asked for through `ask` and taken out of the pile; `None` goes back to
+    /// drawing from the top of the pile.
+    pub fn set_manual_cards(&mut self, ask: Option<api::DiceAsker>) {
+        *self.cards.borrow_mut() = ask.map(api::CardSource::Ask);
+    }
+
+    /// Each card the rules draw from a shuffled pile is at the position `feed` gives (given
+    /// the cards in the pile, a position from 1, the top), and shuffles draw nothing from the
+    /// generator; `None` goes back to the top of the pile.
+    pub fn set_card_feed(&mut self, feed: Option<api::FaceFeed>) {
+        *self.cards.borrow_mut() = feed.map(|feed| api::CardSource::Positions {
+            feed,
+            peeked: false,
+        });
+    }
+
+    /// Whether a script looked at a shuffled pile's order (`peek`) since the card feed was set.
+    pub fn cards_peeked(&self) -> bool {
+        matches!(
+            *self.cards.borrow(),
+            Some(api::CardSource::Positions { peeked: true, .. })
+        )
+    }
+
+    /// Whether cards are typed in by the players.
+    pub fn manual_cards(&self) -> bool {
+        matches!(*self.cards.borrow(), Some(api::CardSource::Ask(_)))
     }
 
     /// Whether dice are typed in by the players.
@@ -1077,6 +1112,7 @@ impl Session {
         fresh.prompt_functions = std::mem::take(&mut self.prompt_functions);
         fresh.prompt_defined = std::mem::take(&mut self.prompt_defined);
         *fresh.manual.borrow_mut() = self.manual.borrow_mut().take();
+        *fresh.cards.borrow_mut() = self.cards.borrow_mut().take();
         fresh.unwritten = std::mem::take(&mut self.unwritten);
         *self = fresh;
         Ok(())
@@ -1168,6 +1204,7 @@ impl Session {
         let emitted = self.emitted;
         let steps = self.steps;
         let dice = self.manual.borrow_mut().take();
+        let cards = self.cards.borrow_mut().take();
         let result = f(self);
         self.rollback(mark);
         self.past.truncate(past);
@@ -1175,6 +1212,7 @@ impl Session {
         self.emitted = emitted;
         self.steps = steps;
         *self.manual.borrow_mut() = dice;
+        *self.cards.borrow_mut() = cards;
         result
     }
 
@@ -1221,12 +1259,12 @@ impl Session {
     }
 
     /// Draws cards from one of the game's decks and logs them.
-    pub fn draw(
-        &mut self,
-        deck: &str,
-        n: usize,
-    ) -> Result<Vec<crate::host::cards::Card>, crate::game::state::StateError> {
-        self.state.borrow_mut().draw(deck, n)
+    ///
+    /// With real cards (`:cards manual`) the players say which cards they drew, unlike a
+    /// `roll` typed at the prompt, which the generator rolls: the pile here must stay the
+    /// pile on the table, so every card taken from it is one taken at the table.
+    pub fn draw(&mut self, deck: &str, n: usize) -> Result<Vec<crate::host::cards::Card>, String> {
+        api::cards::draw(&self.state, &self.cards, &self.budget, deck, n)
     }
 
     /// A script value as the prompt shows it.
