@@ -53,6 +53,10 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         "`:dice manual`: you roll real dice and type them in when the rules ask; `:dice auto` again",
     ),
     (
+        ":cards",
+        "`:cards manual`: you draw real cards and type them in when the rules draw (and at `draw`); `:cards auto` again",
+    ),
+    (
         ":odds",
         "the exact chance of each result of an action, e.g. `:odds melee viking_1 legionary_1` (`:odds as romans ACTION` for the side not to play); the game is unchanged",
     ),
@@ -99,6 +103,8 @@ pub enum Reply {
     Open(std::path::PathBuf),
     /// Dice from the players (`true`) or from the generator.
     Dice(bool),
+    /// Cards from the players (`true`) or from the top of the pile.
+    Cards(bool),
     /// A line that writes a file, replayed: what it showed when it was played, and the file
     /// it did not write this time.
     Unwritten {
@@ -274,6 +280,17 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
                 ws[0].start,
                 line.chars().count() - ws[0].start,
                 "write `:dice manual` or `:dice auto`".into(),
+                "here",
+                None,
+            )),
+        },
+        ":cards" => match ws.get(1).map(|w| w.text.as_str()) {
+            Some("manual") => Ok(Reply::Cards(true)),
+            Some("auto") => Ok(Reply::Cards(false)),
+            _ => Err(parsed.error_at(
+                ws[0].start,
+                line.chars().count() - ws[0].start,
+                "write `:cards manual` or `:cards auto`".into(),
                 "here",
                 None,
             )),

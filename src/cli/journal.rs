@@ -28,7 +28,7 @@ pub type Fingerprints = BTreeMap<String, String>;
 /// What a journal holds after its header, in order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
-    /// A line entered, with the dice typed in for it.
+    /// A line entered, with the dice and cards typed in for it (one queue of answers).
     Line(String, Vec<String>),
     /// A hot reload before the next line: the files noticed changed, as its notice named
     /// them (the scenario by its absolute path).
@@ -71,6 +71,8 @@ pub struct Header {
 struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     line: Option<String>,
+    /// An answer typed when the rules asked: dice (`:dice manual`) or cards (`:cards manual`);
+    /// the name stays `dice` so that older journals read the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     dice: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -329,7 +331,8 @@ impl Journal {
         });
     }
 
-    /// Records dice typed in by the players (`:dice manual`) for the line under way.
+    /// Records dice or cards typed in by the players (`:dice manual`, `:cards manual`) for the
+    /// line under way: one queue of answers, in the order the rules asked.
     pub fn record_dice(&mut self, answer: &str) {
         self.entry(&Entry {
             dice: Some(answer.to_string()),

@@ -85,7 +85,7 @@ fn go_on(session: &mut Session, json: bool, journal: Rc<RefCell<Journal>>) -> Re
     }
 }
 
-/// Where the dice typed by the players come from: standard input (and then into the
+/// Where the dice and cards typed by the players come from: standard input (and then into the
 /// journal), or, while a journal is replayed, the answers it recorded.
 #[derive(Clone, Default)]
 pub struct DiceFeed {
@@ -157,6 +157,8 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         match command::run_line_as(&mut session, &origin, &line, Mode::Replay) {
             Ok(Reply::Dice(true)) => session.set_manual_dice(Some(feed.asker())),
             Ok(Reply::Dice(false)) => session.set_manual_dice(None),
+            Ok(Reply::Cards(true)) => session.set_manual_cards(Some(feed.asker())),
+            Ok(Reply::Cards(false)) => session.set_manual_cards(None),
             // The game opened then, as it was saved then.
             Ok(Reply::Open(path)) => {
                 if let Ok(opened) = super::open_save(&mut session, &path) {
@@ -195,13 +197,16 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         }
     };
     let journal = Rc::new(RefCell::new(journal));
+    // Dice and cards from the players again, recorded in the journal.
+    let live = DiceFeed {
+        replay: Rc::default(),
+        journal: Some(journal.clone()),
+    };
     if session.manual_dice() {
-        // Dice from the players again, recorded in the journal.
-        let live = DiceFeed {
-            replay: Rc::default(),
-            journal: Some(journal.clone()),
-        };
         session.set_manual_dice(Some(live.asker()));
+    }
+    if session.manual_cards() {
+        session.set_manual_cards(Some(live.asker()));
     }
     go_on(&mut session, common.json, journal)
 }
@@ -227,6 +232,16 @@ fn carry_out(
             } else {
                 session.set_manual_dice(None);
                 outln!("dice: automatic");
+            }
+            Some(true)
+        }
+        Ok(Reply::Cards(manual)) => {
+            if manual {
+                session.set_manual_cards(Some(feed.asker()));
+                outln!("cards: manual. Draw your cards when asked and type what they are.");
+            } else {
+                session.set_manual_cards(None);
+                outln!("cards: automatic");
             }
             Some(true)
         }
