@@ -393,7 +393,7 @@ use sandtable::analysis::action_odds::ActionOdds;
 #[test]
 fn a_card_from_a_full_deck_passing_on_six_or_less_or_a_face_is_9_in_13() {
     let (_ws, mut session) = session_with_rule(FLIPS);
-    session
+    let _ = session
         .eval("t", "new_deck(\"orders\", \"standard\").shuffle();")
         .unwrap();
     let odds = card_odds(&mut session, "flip_check");
@@ -411,7 +411,7 @@ fn a_card_from_a_full_deck_passing_on_six_or_less_or_a_face_is_9_in_13() {
 #[test]
 fn a_card_after_ten_known_cards_are_drawn_is_worked_from_the_42_left() {
     let (_ws, mut session) = session_with_rule(FLIPS);
-    session
+    let _ = session
         .eval(
             "t",
             "let d = new_deck(\"orders\", \"standard\"); d.draw(10); d.shuffle();",
@@ -426,7 +426,7 @@ fn a_card_after_ten_known_cards_are_drawn_is_worked_from_the_42_left() {
 #[test]
 fn two_cards_drawn_without_replacement_give_the_hand_worked_fraction() {
     let (_ws, mut session) = session_with_rule(FLIPS);
-    session
+    let _ = session
         .eval("t", "new_deck(\"orders\", \"standard\").shuffle();")
         .unwrap();
     let odds = card_odds(&mut session, "flip_two");
@@ -440,7 +440,7 @@ fn two_cards_drawn_without_replacement_give_the_hand_worked_fraction() {
 #[test]
 fn a_draw_from_an_empty_pile_the_script_reshuffles_stays_exact() {
     let (_ws, mut session) = session_with_rule(FLIPS);
-    session
+    let _ = session
         .eval(
             "t",
             "let d = new_deck(\"orders\", \"AS 2S 3S\"); for c in d.draw(3) { d.discard(c); } d.shuffle();",
@@ -465,7 +465,7 @@ fn a_draw_from_an_empty_pile_the_script_reshuffles_stays_exact() {
 #[test]
 fn a_deck_never_shuffled_is_drawn_from_the_top() {
     let (_ws, mut session) = session_with_rule(FLIPS);
-    session
+    let _ = session
         .eval("t", "new_deck(\"orders\", \"standard\");")
         .unwrap();
     let odds = card_odds(&mut session, "flip_or_reshuffle");
@@ -476,7 +476,7 @@ fn a_deck_never_shuffled_is_drawn_from_the_top() {
 #[test]
 fn peeking_at_a_shuffled_pile_gives_an_estimate() {
     let (_ws, mut session) = session_with_rule(FLIPS);
-    session
+    let _ = session
         .eval("t", "new_deck(\"orders\", \"standard\").shuffle();")
         .unwrap();
     let budget = sandtable::analysis::action_odds::OddsBudget {
