@@ -96,6 +96,13 @@ pub const MAX_STAT: i64 = 1_000_000_000;
 /// Turns an auto-played battle (`battle`, `sim`) may last: one that has not ended by then is
 /// an error in the rules, a victory condition that can never be met.
 pub const MAX_TURNS: i64 = 1_000;
+/// Plays (a side's `play_turn`, then `end_turn`) an auto-played battle may take with one
+/// turn number: a turn of six phases, some in sub-phases, for each of several sides takes
+/// dozens; more than this is an `end_turn` going round its phases without starting a new turn.
+pub const MAX_STEPS_PER_TURN: usize = 1_000;
+/// Plays an auto-played battle may take in all: [`MAX_TURNS`] turns of [`MAX_STEPS_PER_TURN`]
+/// plays. It catches an `end_turn` that sets the turn back, which the two limits above do not.
+pub const MAX_BATTLE_STEPS: usize = 1_000_000;
 /// Cards a script may put in one deck: host calls must stay cheap, since the time budget is
 /// checked between them.
 pub const MAX_DECK: usize = 1_000;

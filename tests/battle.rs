@@ -74,16 +74,58 @@ fn game_with_rule(rule: &str) -> Game {
     game
 }
 
-// Guards that a battle whose `end_turn` never moves the turn on stops with an error, instead
-// of playing (and logging) for ever.
+// Guards that a battle whose `end_turn` never says who plays next stops with an error at
+// once, instead of playing (and logging) for ever.
 #[test]
 fn battle_whose_end_turn_never_moves_on_is_an_error() {
     let game = game_with_rule("fn victory() { () }\nfn end_turn() { }\n");
     game.sandtable(&["battle", "game.yaml", "--seed", "1"], None)
         .expect_code(1)
         .stderr_has(&[
-            "the battle has not ended after 2002 plays, and it is only turn 1",
-            "`end_turn` must pass play to the next side",
+            "the ruleset's `end_turn` did not say who plays next (turn 1, `vikings` to play)",
+            "`end_turn` must pass play on with `set_turn(turn, side)` or `set_phase(name)`",
+        ]);
+}
+
+// A phased ruleset passes through `end_turn` once a phase: the battle loop once capped plays
+// at (turns + 1) x sides, which such a ruleset reached in a third of its turns.
+#[test]
+fn a_battle_in_phases_plays_to_its_end() {
+    let game = game_with_rule(
+        r#"fn end_turn() {
+    let p = phase();
+    if p == "movement" { set_phase("shooting"); return; }
+    if p == "shooting" { set_phase("melee"); return; }
+    set_phase("movement");
+    let other = if active_side() == "romans" { "vikings" } else { "romans" };
+    if other == first_side() { set_turn(turn() + 1, other); } else { set_turn(turn(), other); }
+}
+fn play_turn(side) { }
+"#,
+    );
+    let out = game.sandtable(&["battle", "game.yaml", "--seed", "1"], None);
+    out.expect_code(0)
+        .stdout_has(&["phase: shooting", "phase: melee", "turn 15: romans to play"]);
+    let json = game.sandtable(&["battle", "game.yaml", "--seed", "1", "--json"], None);
+    json.expect_code(0).stdout_has(&[
+        r#"{"event":"phase","phase":"shooting"}"#,
+        r#""turn":16"#,
+        r#""phase":"movement""#,
+    ]);
+}
+
+// An `end_turn` going round its phases without ever starting a new turn is stopped by the
+// plays one turn may take (`MAX_STEPS_PER_TURN`).
+#[test]
+fn battle_whose_phases_never_end_the_turn_is_an_error() {
+    let game = game_with_rule(
+        "fn victory() { () }\nfn play_turn(side) { }\nfn end_turn() { set_phase(if phase() == \"a\" { \"b\" } else { \"a\" }); }\n",
+    );
+    game.sandtable(&["battle", "game.yaml", "--seed", "1"], None)
+        .expect_code(1)
+        .stderr_has(&[
+            "the battle is still in turn 1 after 1000 plays in it",
+            "`end_turn` must start a new turn once every side has played every phase",
         ]);
 }
 

@@ -277,3 +277,44 @@ fn a_save_is_checked_like_a_scenario_at_line_and_column() {
         out.expect_code(1).stderr_has(needles);
     }
 }
+
+// The game's own stats (a side's colour, its losses) and its phase are saved, come back on
+// opening, and are checked like a unit's: a number the table cannot hold is refused at its
+// line and column.
+#[test]
+fn game_stats_and_the_phase_are_saved_and_checked_on_open() {
+    let ws = Workspace::new();
+    ws.write(
+        "rv.yaml",
+        &std::fs::read_to_string(common::project_file("scenarios/romans_vs_vikings.yaml")).unwrap(),
+    );
+    ws.sandtable(
+        &["run", "-", "--scenario", "rv.yaml", "--seed", "1"],
+        Some("set_game_stat(\"colour_romans\", \"red\")\nset_game_stat(\"losses\", 2)\nset_phase(\"melee\")\n:save g.json\n"),
+    )
+    .expect_code(0);
+    let good = std::fs::read_to_string(ws.path().join("g.json")).unwrap();
+    let out = ws.sandtable(
+        &["play", "--open", "g.json"],
+        Some("print(`${game_stat(\"colour_romans\")} ${game_stat(\"losses\")}`)\n"),
+    );
+    out.expect_code(0)
+        .stdout_has(&["opened g.json: turn 1, melee, vikings to play", "red 2"]);
+    assert!(good.contains("\"losses\": 2"), "{good}");
+    ws.write(
+        "bad.json",
+        &good.replacen("\"losses\": 2", "\"losses\": 1e300", 1),
+    );
+    let line = good
+        .lines()
+        .position(|l| l.contains("\"losses\": 2"))
+        .unwrap()
+        + 1;
+    let at = format!("bad.json:{line}:");
+    ws.sandtable(&["play", "--open", "bad.json"], Some(""))
+        .expect_code(1)
+        .stderr_has(&[
+            "game stat `losses` must be from -1000000000 to 1000000000, got 1e300",
+            at.as_str(),
+        ]);
+}

@@ -226,6 +226,50 @@ fn manual_dice_are_journaled_and_replayed() {
     assert_eq!(replayed, original);
 }
 
+// Guards that cards typed in (`:cards manual`) are journaled with the line that asked for
+// them, like manual dice, so a replay and a resume draw the very same cards.
+#[test]
+fn manual_cards_are_journaled_replayed_and_resumed() {
+    let data = tempfile::tempdir().expect("a folder");
+    let (original, _, code) = run(
+        data.path(),
+        &["play", "--seed", "3"],
+        ":cards manual\nlet d = new_deck(\"orders\", \"standard\"); d.shuffle();\nd.draw(2)\nQS 2H\ndraw orders 1\n2H\nJOKER\n5d\nroll 3d6\n",
+    );
+    assert_eq!(code, 0, "{original}");
+    assert!(
+        original.contains("  drew Q♠ 2♥ from the orders deck\n"),
+        "{original}"
+    );
+    assert!(
+        original.contains("  drew 5♦ from the orders deck\n"),
+        "{original}"
+    );
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (replayed, _, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(replayed, original);
+    // Resumed, the cards are still typed in, and the pile is the one left.
+    let (resumed, _, code) = run(
+        data.path(),
+        &["play", "--resume"],
+        "draw orders 1\nQS\nAC\n",
+    );
+    assert_eq!(code, 0, "{resumed}");
+    assert!(
+        resumed.contains("`Q♠` is not in the draw pile of the `orders` deck: drawn already, or not in this deck; draw a card from the orders deck (49 in the pile)"),
+        "{resumed}"
+    );
+    assert!(
+        resumed.contains("  drew A♣ from the orders deck\n"),
+        "{resumed}"
+    );
+}
+
 // Guards "a replay writes nothing": `replay` and the replayed part of `play --resume` ran
 // `:save` again and overwrote the file; a replay now says so on standard error and writes
 // nothing, its standard output still the session's.

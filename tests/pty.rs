@@ -60,6 +60,29 @@ fn tab_twice_lists_the_matches() {
     pty.finish();
 }
 
+// Guards the phase in the prompt: a ruleset that keeps phases shows the one it is in between
+// the turn and the side, and `:undo` says where play stands again.
+#[test]
+fn the_prompt_shows_the_phase() {
+    let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
+        return;
+    };
+    pty.expect(PROMPT);
+    pty.keys("set_phase(\"movement\")\n");
+    pty.expect("phase: movement");
+    pty.expect("turn 1 · movement · vikings > ");
+    pty.keys("set_phase(\"shooting\")\n");
+    pty.expect("turn 1 · shooting · vikings > ");
+    pty.keys(":undo\n");
+    pty.expect("1 action undone: turn 1, movement, vikings to play");
+    pty.expect("turn 1 · movement · vikings > ");
+    pty.keys(":undo\n");
+    pty.expect("1 action undone: turn 1, vikings to play");
+    pty.expect(PROMPT);
+    pty.keys(":quit\n");
+    pty.finish();
+}
+
 // Guards the map's colours: at a terminal each side's marks are in its colour, and with
 // `NO_COLOR` set they are plain.
 #[test]

@@ -283,6 +283,59 @@ fn manual_dice_without_an_answer_change_nothing() {
     out.stdout_lacks("is removed");
 }
 
+// Guards `:cards manual`: each card the rules draw, and each `draw` typed at the prompt, is
+// asked for, checked against the pile as it stands (a card already drawn, or not a card, is
+// refused and asked again), taken out of the pile and logged; `peek` at a shuffled pile is
+// refused, since its order is at the table; `:cards auto` draws from the top again.
+#[test]
+fn manual_cards_are_asked_for_checked_and_taken_from_the_pile() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(concat!(
+            ":cards manual\n",
+            "let d = new_deck(\"orders\", \"standard\"); d.shuffle();\n",
+            "print(d.draw())\n",
+            "7h\n",
+            "d.draw(2)\n",
+            "QS 7H\n",
+            "ZZ\n",
+            "3C\n",
+            "d.peek()\n",
+            "draw orders 1\n",
+            "KD\n",
+            "print(d.count)\n",
+            ":cards auto\n",
+            "draw orders 1\n",
+        )),
+    );
+    out.expect_code(1).stdout_has(&[
+        "cards: manual. Draw your cards when asked and type what they are.\n",
+        "draw a card from the orders deck (52 in the pile): a card such as 7H, QS, JOKER: 7h\n  drew 7♥ from the orders deck\n7♥\n",
+        "draw card 1 of 2 from the orders deck (51 in the pile): a card such as 7H, QS, JOKER: QS 7H\n",
+        "`7♥` is not in the draw pile of the `orders` deck: drawn already, or not in this deck; draw card 2 of 2 from the orders deck (50 in the pile): a card such as 7H, QS, JOKER: ZZ\n",
+        "unknown card `ZZ`: write a rank (A, 2-10, J, Q, K) then a suit (S, H, D, C), or JOKER; draw card 2 of 2",
+        "  drew Q♠ 3♣ from the orders deck\n",
+        "draw a card from the orders deck (49 in the pile): a card such as 7H, QS, JOKER: KD\n  drew K♦ from the orders deck\n",
+        "> print(d.count)\n48\n",
+        "cards: automatic\n",
+    ]);
+    out.stderr_has(&[
+        "the `orders` deck is shuffled at the table (`:cards manual`): the rules cannot peek at its order here",
+    ]);
+}
+
+// Guards that the end of input while a card is awaited fails the draw cleanly.
+#[test]
+fn manual_cards_without_an_answer_change_nothing() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(":cards manual\nnew_deck(\"orders\", \"standard\");\ndraw orders 2\n"),
+    );
+    out.expect_code(1)
+        .stderr_has(&["the input ended before the cards were given"]);
+    out.stdout_lacks("drew");
+}
+
 // Guards a whole game played through the prompt from a script of lines: the policy plays
 // each side's turn by turn until the rules' victory (checked with a line of Rhai).
 #[test]
@@ -454,4 +507,12 @@ fn a_quote_inside_rhai_is_rhai_not_a_word() {
         "{}",
         out.stderr
     );
+}
+
+// A batch has no players to ask: `:cards` there is an error, as `:dice` is.
+#[test]
+fn a_batch_refuses_manual_cards() {
+    sandtable(&["run", "-", "--seed", "3"], Some(":cards manual\n"))
+        .expect_code(1)
+        .stderr_has(&["`:cards` needs players at the prompt: a batch file draws its cards"]);
 }

@@ -20,11 +20,14 @@ pub fn battle(common: &Common, scenario: PathBuf, explain: bool) -> Result<u8, E
             }
         }
     })?;
+    let phase = session.state().phase.clone();
     if common.json {
-        outln!(
-            "{}",
-            serde_json::json!({ "event": "result", "winner": outcome.winner, "reason": outcome.reason, "turn": outcome.turn })
-        );
+        let mut result = serde_json::json!({ "event": "result", "winner": outcome.winner, "reason": outcome.reason, "turn": outcome.turn });
+        // The phase the battle ended in, for rules that keep phases.
+        if !phase.is_empty() {
+            result["phase"] = phase.into();
+        }
+        outln!("{result}");
     } else {
         let state = session.state();
         let name = |id: &str| {
@@ -34,14 +37,14 @@ pub fn battle(common: &Common, scenario: PathBuf, explain: bool) -> Result<u8, E
                 .find(|s| s.id == id)
                 .map_or(id.to_string(), |s| s.name.clone())
         };
+        let when = if phase.is_empty() {
+            format!("turn {}", outcome.turn)
+        } else {
+            format!("turn {} ({phase})", outcome.turn)
+        };
         match &outcome.winner {
-            Some(w) => outln!(
-                "victory to {} on turn {}: {}",
-                name(w),
-                outcome.turn,
-                outcome.reason
-            ),
-            None => outln!("a draw on turn {}: {}", outcome.turn, outcome.reason),
+            Some(w) => outln!("victory to {} on {when}: {}", name(w), outcome.reason),
+            None => outln!("a draw on {when}: {}", outcome.reason),
         }
     }
     Ok(0)

@@ -56,6 +56,10 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         "`:dice manual`: you roll real dice and type them in when the rules ask; `:dice auto` again",
     ),
     (
+        ":cards",
+        "`:cards manual`: you draw real cards and type them in when the rules draw (and at `draw`); `:cards auto` again",
+    ),
+    (
         ":odds",
         "the exact chance of each result of an action, e.g. `:odds melee viking_1 legionary_1` (`:odds as romans ACTION` for the side not to play); the game is unchanged",
     ),
@@ -119,6 +123,8 @@ pub enum Reply {
     Open(std::path::PathBuf),
     /// Dice from the players (`true`) or from the generator.
     Dice(bool),
+    /// Cards from the players (`true`) or from the top of the pile.
+    Cards(bool),
     /// A line that writes a file, replayed: what it showed when it was played, and the file
     /// it did not write this time.
     Unwritten {
@@ -257,10 +263,9 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             Ok(Reply::Text(match done {
                 0 => format!("nothing to be {what}"),
                 d => format!(
-                    "{d} action{} {what}: turn {}, {} to play",
+                    "{d} action{} {what}: {}",
                     if d == 1 { "" } else { "s" },
-                    state.turn,
-                    state.active_side
+                    standing(&state)
                 ),
             }))
         }
@@ -331,6 +336,17 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
                 ws[0].start,
                 line.chars().count() - ws[0].start,
                 "write `:dice manual` or `:dice auto`".into(),
+                "here",
+                None,
+            )),
+        },
+        ":cards" => match ws.get(1).map(|w| w.text.as_str()) {
+            Some("manual") => Ok(Reply::Cards(true)),
+            Some("auto") => Ok(Reply::Cards(false)),
+            _ => Err(parsed.error_at(
+                ws[0].start,
+                line.chars().count() - ws[0].start,
+                "write `:cards manual` or `:cards auto`".into(),
                 "here",
                 None,
             )),
@@ -521,6 +537,19 @@ fn units(session: &Session, side: Option<&str>) -> String {
 
 /// Whether an entry is unfinished: brackets still open outside strings and comments, so the
 /// prompt should read another line before running it.
+/// Where play stands, for a message: `turn 2, romans to play`, with the phase when the rules
+/// keep one (`turn 2, shooting, romans to play`).
+pub fn standing(state: &crate::game::state::GameState) -> String {
+    if state.phase.is_empty() {
+        format!("turn {}, {} to play", state.turn, state.active_side)
+    } else {
+        format!(
+            "turn {}, {}, {} to play",
+            state.turn, state.phase, state.active_side
+        )
+    }
+}
+
 /// Renders events for the player: text lines, or JSON lines.
 pub fn render(events: &[Event], json: bool) -> String {
     let mut out = String::new();

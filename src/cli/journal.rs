@@ -44,7 +44,7 @@ pub type Fingerprints = BTreeMap<String, String>;
 /// What a journal holds after its header, in order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
-    /// A line entered, with the dice typed in for it.
+    /// A line entered, with the dice and cards typed in for it (one queue of answers).
     Line(String, Vec<String>),
     /// The game the next line (an `:open`) opened, as it was opened, and the journal's line
     /// that records it (it follows the `:open` in the journal, and precedes it here).
@@ -102,6 +102,8 @@ pub struct Header {
 struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     line: Option<String>,
+    /// An answer typed when the rules asked: dice (`:dice manual`) or cards (`:cards manual`);
+    /// the name stays `dice` so that older journals read the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     dice: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -371,7 +373,8 @@ impl Journal {
         });
     }
 
-    /// Records dice typed in by the players (`:dice manual`) for the line under way.
+    /// Records dice or cards typed in by the players (`:dice manual`, `:cards manual`) for the
+    /// line under way: one queue of answers, in the order the rules asked.
     pub fn record_dice(&mut self, answer: &str) {
         self.entry(&Entry {
             dice: Some(answer.to_string()),
@@ -605,7 +608,7 @@ impl Check {
                     format!("a link that leads outside the project `{root}`")
                 }
                 Refused::Missing(_) => format!("which is not in the project `{root}`"),
-                Refused::NotAFile(_) => "which is not a file".to_string(),
+                Refused::NotAFile { kind, .. } => format!("which is {kind}, not a file"),
             };
             Error::NotRead(Box::new(Error::other(
                 format!(

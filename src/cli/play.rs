@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use rustyline::history::DefaultHistory;
 use rustyline::{CompletionType, Config, Editor};
 
+use super::command::standing;
 use super::helper::PromptHelper;
 use rustyline::error::ReadlineError;
 
@@ -65,12 +66,7 @@ pub fn play(
 /// Says which game was opened, and where it stands.
 pub fn say_opened(session: &Session, path: &std::path::Path) {
     let state = session.state();
-    outln!(
-        "opened {}: turn {}, {} to play",
-        path.display(),
-        state.turn,
-        state.active_side
-    );
+    outln!("opened {}: {}", path.display(), standing(&state));
 }
 
 /// Plays on at the prompt (or from piped input), writing the journal.
@@ -93,7 +89,7 @@ fn go_on(session: &mut Session, json: bool, journal: Rc<RefCell<Journal>>) -> Re
     }
 }
 
-/// Where the dice typed by the players come from: standard input (and then into the
+/// Where the dice and cards typed by the players come from: standard input (and then into the
 /// journal), or, while a journal is replayed, the answers it recorded.
 #[derive(Clone, Default)]
 pub struct DiceFeed {
@@ -166,6 +162,8 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         match command::run_line_as(&mut session, &origin, &line, Mode::Replay) {
             Ok(Reply::Dice(true)) => session.set_manual_dice(Some(feed.asker())),
             Ok(Reply::Dice(false)) => session.set_manual_dice(None),
+            Ok(Reply::Cards(true)) => session.set_manual_cards(Some(feed.asker())),
+            Ok(Reply::Cards(false)) => session.set_manual_cards(None),
             // The game opened then, as it was saved then.
             Ok(Reply::Open(path)) => match super::open_save(&mut session, &path) {
                 Ok(opened) => session = opened,
@@ -183,11 +181,10 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     session.forget_unwritten();
     let state = session.state();
     outln!(
-        "resumed {}: {} lines replayed; turn {}, {} to play",
+        "resumed {}: {} lines replayed; {}",
         path.display(),
         lines,
-        state.turn,
-        state.active_side
+        standing(&state)
     );
     drop(state);
     let journal = match &damaged {
@@ -208,13 +205,16 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         }
     };
     let journal = Rc::new(RefCell::new(journal));
+    // Dice and cards from the players again, recorded in the journal.
+    let live = DiceFeed {
+        replay: Rc::default(),
+        journal: Some(journal.clone()),
+    };
     if session.manual_dice() {
-        // Dice from the players again, recorded in the journal.
-        let live = DiceFeed {
-            replay: Rc::default(),
-            journal: Some(journal.clone()),
-        };
         session.set_manual_dice(Some(live.asker()));
+    }
+    if session.manual_cards() {
+        session.set_manual_cards(Some(live.asker()));
     }
     go_on(&mut session, common.json, journal)
 }
@@ -240,6 +240,16 @@ fn carry_out(
             } else {
                 session.set_manual_dice(None);
                 outln!("dice: automatic");
+            }
+            Some(true)
+        }
+        Ok(Reply::Cards(manual)) => {
+            if manual {
+                session.set_manual_cards(Some(feed.asker()));
+                outln!("cards: manual. Draw your cards when asked and type what they are.");
+            } else {
+                session.set_manual_cards(None);
+                outln!("cards: automatic");
             }
             Some(true)
         }
@@ -407,7 +417,12 @@ fn prompt(session: &Session, continuing: bool) -> String {
     }
     let state = session.state();
     let side = super::printable::printable(&state.active_side).into_owned();
-    format!("turn {} · {side} > ", state.turn)
+    if state.phase.is_empty() {
+        format!("turn {} · {side} > ", state.turn)
+    } else {
+        let phase = super::printable::printable(&state.phase).into_owned();
+        format!("turn {} · {phase} · {side} > ", state.turn)
+    }
 }
 
 fn history_file() -> Option<PathBuf> {

@@ -49,6 +49,8 @@ pub enum Event {
         from: Stat,
         to: Stat,
     },
+    /// One of the game's own stats changed (`none` when it was new or is removed).
+    GameStat { name: String, from: Stat, to: Stat },
     /// A status tag was put on or taken off a unit.
     Tag { unit: String, tag: String, on: bool },
     /// A unit's special ability was used, came into force or ended.
@@ -65,6 +67,8 @@ pub enum Event {
     Restore { unit: String },
     /// The turn or the side to play changed.
     Turn { turn: i64, side: String },
+    /// The phase of the turn changed (`""`: no phase).
+    Phase { phase: String },
     /// The rules narrate.
     Say { text: String },
     /// A script printed.
@@ -110,6 +114,7 @@ impl Event {
                 from,
                 to,
             } => format!("  {unit} {what}: {from} -> {to}"),
+            Event::GameStat { name, from, to } => format!("  game {name}: {from} -> {to}"),
             Event::Tag {
                 unit,
                 tag,
@@ -125,6 +130,8 @@ impl Event {
             Event::Spawn { unit, at } => format!("  {unit} comes onto the table at {at}"),
             Event::Restore { unit } => format!("  {unit} returns to play"),
             Event::Turn { turn, side } => format!("turn {turn}: {side} to play"),
+            Event::Phase { phase } if phase.is_empty() => "phase: (none)".into(),
+            Event::Phase { phase } => format!("phase: {phase}"),
             Event::Say { text } => text.clone(),
             Event::Print { text } => text.clone(),
             Event::Debug { text } => format!("[debug] {text}"),
@@ -136,11 +143,13 @@ impl Event {
         let text = match self {
             Event::Say { text } | Event::Print { text } | Event::Debug { text } => text.len(),
             Event::Change { from, to, .. } => stat_len(from) + stat_len(to),
+            Event::GameStat { name, from, to } => name.len() + stat_len(from) + stat_len(to),
             Event::Remove { reason, .. } => reason.len(),
             Event::Roll { why, roll } => {
                 why.as_ref().map_or(0, String::len) + 8 * roll.dice_count()
             }
             Event::Draw { cards, .. } => 4 * cards.len(),
+            Event::Phase { phase } => phase.len(),
             _ => 0,
         };
         64 + text

@@ -29,7 +29,7 @@ use crate::game::scenario::Scenario;
 use crate::game::state::GameState;
 use crate::host::cards::Deck;
 use crate::host::rng::GameRng;
-use crate::host::unit::Unit;
+use crate::host::unit::{Stat, Unit};
 use crate::limits::MAX_UNITS;
 
 /// The version of the save format.
@@ -76,12 +76,18 @@ pub struct SavedGame {
     pub first_side: Option<String>,
     /// Sides' turns begun so far.
     pub plays: i64,
+    /// The phase of the turn (saves made before there were phases have none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub phase: String,
     /// Every unit, in play or not.
     pub units: Vec<Unit>,
     /// The decks, with their cards in order.
     pub decks: BTreeMap<String, Deck>,
     /// How units have used their abilities.
     pub ability_uses: Vec<SavedUse>,
+    /// The game's own stats (saves made before there were any have none).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub game_stats: BTreeMap<String, Stat>,
     /// Everything that happened.
     pub log: Vec<Event>,
     /// The house rules in force, in the order they apply (saves made before house rules
@@ -107,6 +113,7 @@ impl SavedGame {
             active_side: state.active_side.clone(),
             first_side: state.first_side.clone(),
             plays: state.plays,
+            phase: state.phase.clone(),
             ability_uses: state
                 .ability_uses
                 .iter()
@@ -117,6 +124,7 @@ impl SavedGame {
                 })
                 .collect(),
             units,
+            game_stats: state.game_stats.clone(),
             decks: state.decks.clone(),
             log: state.log.clone(),
         }
@@ -325,7 +333,7 @@ impl SavedGame {
     /// Checks a save's values as a scenario's are checked, against the scenario it names:
     /// every unit's id (well formed, and one unit to an id), side, troop type, stats of the
     /// troop chart (a number stays a number), position, base and counts the table can hold;
-    /// the turn, the side to play, and no more than [`MAX_UNITS`] units. A value that fails
+    /// the turn, the side to play, the phase, the game's own stats, and no more than [`MAX_UNITS`] units. A value that fails
     /// is an error at its line and column in `text`, the save's text.
     pub fn check(&self, name: &str, text: &str, scenario: &Scenario) -> Result<(), Error> {
         let spans = json_spans(text);
@@ -379,6 +387,31 @@ impl SavedGame {
                 format!("unknown side `{first}`"),
                 side_help(),
             ));
+        }
+        if self.phase.chars().count() > crate::limits::MAX_NAME {
+            return Err(at(
+                "phase",
+                format!(
+                    "a phase's name has at most {} characters",
+                    crate::limits::MAX_NAME
+                ),
+                None,
+            ));
+        }
+        for (stat, value) in &self.game_stats {
+            if stat.chars().count() > crate::limits::MAX_NAME {
+                return Err(at(
+                    &format!("game_stats.{stat}"),
+                    format!(
+                        "a game stat's name has at most {} characters",
+                        crate::limits::MAX_NAME
+                    ),
+                    None,
+                ));
+            }
+            if let Err(e) = value.check(stat) {
+                return Err(at(&format!("game_stats.{stat}"), format!("game {e}"), None));
+            }
         }
         let mut seen = std::collections::BTreeSet::new();
         for (i, unit) in self.units.iter().enumerate() {
@@ -445,11 +478,13 @@ impl SavedGame {
         }
         state.ability_uses = uses;
         state.decks = self.decks;
+        state.game_stats = self.game_stats;
         state.rng = GameRng::restore(self.rng.seed, self.rng.stream, word_pos);
         state.turn = self.turn;
         state.active_side = self.active_side;
         state.first_side = self.first_side;
         state.plays = self.plays;
+        state.phase = self.phase;
         state.log = self.log;
         state.commit();
         Ok(())

@@ -34,10 +34,14 @@ pub struct GameState {
     pub turn: i64,
     /// The side to play.
     pub active_side: String,
+    /// The phase of the turn the rules are in (`""` before any): the host only keeps it.
+    pub phase: String,
     /// The side that played first (set by the first turn change).
     pub first_side: Option<String>,
     /// Sides' turns begun so far (each turn change counts one).
     pub plays: i64,
+    /// Facts of the whole game the rules keep (a side's colour, who moves first), by name.
+    pub game_stats: BTreeMap<String, Stat>,
     /// Everything that happened, in order.
     pub log: Vec<Event>,
     /// How each unit has used each of its abilities, by unit index and ability name.
@@ -66,10 +70,12 @@ enum Undo {
     Spawn,
     Respawn(Box<Unit>),
     Stat(usize, String, Option<Stat>),
+    GameStat(String, Option<Stat>),
     Tag(usize, String, bool),
     Group(usize, String, Option<String>),
     InPlay(usize, bool),
     Turn(i64, String, Option<String>, i64),
+    Phase(String),
     Deck(String, Option<Deck>),
     Ability(usize, String, Option<AbilityUse>),
     Abilities(usize, Vec<String>),
@@ -188,7 +194,9 @@ impl GameState {
                 .or_else(|| scenario.sides.first().map(|s| s.id.clone()))
                 .unwrap_or_default(),
             first_side: None,
+            phase: String::new(),
             plays: 0,
+            game_stats: BTreeMap::new(),
             log: Vec::new(),
             ability_uses: BTreeMap::new(),
             trace: Vec::new(),
@@ -411,6 +419,13 @@ impl GameState {
                 });
                 Undo::Stat(i, name, before)
             }
+            Undo::GameStat(name, value) => {
+                let before = match value {
+                    Some(v) => self.game_stats.insert(name.clone(), v),
+                    None => self.game_stats.remove(&name),
+                };
+                Undo::GameStat(name, before)
+            }
             Undo::Tag(i, tag, was_on) => {
                 let is_on = field.get_mut(i).is_some_and(|u| {
                     if was_on {
@@ -434,6 +449,7 @@ impl GameState {
                 replace(&mut self.first_side, first),
                 replace(&mut self.plays, plays),
             ),
+            Undo::Phase(phase) => Undo::Phase(replace(&mut self.phase, phase)),
             Undo::Abilities(i, list) => swap!(i, abilities, list, Abilities),
             Undo::Ability(i, name, before) => {
                 let now = match before {
@@ -602,6 +618,36 @@ impl GameState {
         Ok(())
     }
 
+    /// Sets one of the game's own stats (facts of the whole game, not of a unit), or
+    /// removes it with `None`. Like a unit's stat, one whose name starts with `_` is a private
+    /// note: kept, saved and undone, but not narrated.
+    pub fn set_game_stat(&mut self, name: &str, value: Option<Stat>) -> Result<(), StateError> {
+        if name.chars().count() > MAX_NAME {
+            return Err(StateError::NameTooLong);
+        }
+        if let Some(v) = &value {
+            v.check(name)?;
+        }
+        // As with a unit's stat, setting a stat to what it is records nothing.
+        if self.game_stats.get(name) == value.as_ref() {
+            return Ok(());
+        }
+        let from = match &value {
+            Some(v) => self.game_stats.insert(name.to_string(), v.clone()),
+            None => self.game_stats.remove(name),
+        };
+        self.remember(Undo::GameStat(name.to_string(), from.clone()));
+        if !name.starts_with('_') {
+            let none = || Stat::Text("none".into());
+            self.emit(Event::GameStat {
+                name: name.into(),
+                from: from.unwrap_or_else(none),
+                to: value.unwrap_or_else(none),
+            });
+        }
+        Ok(())
+    }
+
     /// Renames a unit.
     pub fn set_name(&mut self, idx: usize, name: &str) -> Result<(), StateError> {
         if name.chars().count() > MAX_NAME {
@@ -741,6 +787,20 @@ impl GameState {
         Ok(())
     }
 
+    /// Sets the phase of the turn (`""` for none), and logs it even when it is the same, as
+    /// [`GameState::set_turn`] does.
+    pub fn set_phase(&mut self, phase: &str) -> Result<(), StateError> {
+        if phase.chars().count() > MAX_NAME {
+            return Err(StateError::NameTooLong);
+        }
+        let before = std::mem::replace(&mut self.phase, phase.to_string());
+        self.remember(Undo::Phase(before));
+        self.emit(Event::Phase {
+            phase: phase.into(),
+        });
+        Ok(())
+    }
+
     /// Narration from the rules.
     pub fn say(&mut self, text: impl Into<String>) {
         self.emit(Event::Say {
@@ -792,6 +852,60 @@ impl GameState {
             cards: deck.len(),
         });
         self.decks.insert(deck.name().to_string(), deck);
+    }
+
+    /// Shuffles a deck's draw pile, or its discards back into it (`reshuffle`), without
+    /// drawing on the generator: the pile only counts as shuffled from now on
+    /// ([`Deck::shuffle_hidden`]). For when every card drawn is chosen by the caller (exact
+    /// odds over every card, cards typed in), so that the order in memory means nothing. Logs
+    /// what [`GameState::shuffle`] or [`GameState::reshuffle`] log.
+    pub fn shuffle_hidden(&mut self, name: &str, reshuffle: bool) -> Result<(), StateError> {
+        self.deck(name)?;
+        self.save_deck(name);
+        let deck = self.deck_mut(name)?;
+        if reshuffle {
+            deck.reshuffle_hidden();
+            self.emit(Event::Reshuffle { deck: name.into() });
+        } else {
+            deck.shuffle_hidden();
+            self.emit(Event::Shuffle { deck: name.into() });
+        }
+        Ok(())
+    }
+
+    /// Draws `n` cards (all or none) as [`GameState::draw`] does, each taken out of the draw
+    /// pile as it stands by `choose` (a position in a shuffled pile, a card typed in), which
+    /// fails only when it cannot choose at all. Nothing changes unless all `n` are drawn.
+    pub fn draw_chosen(
+        &mut self,
+        name: &str,
+        n: usize,
+        choose: &mut dyn FnMut(&mut Deck) -> Result<Card, StateError>,
+    ) -> Result<Vec<Card>, StateError> {
+        if n == 0 {
+            return Err(StateError::NoCards);
+        }
+        let mut deck = self.deck(name)?.clone();
+        // Too few cards fails as a draw does, before anything is chosen.
+        if n > deck.len() {
+            let refused = if n == 1 {
+                deck.draw().map(|_| ())
+            } else {
+                deck.draw_n(n).map(|_| ())
+            };
+            refused?;
+        }
+        let mut cards = Vec::with_capacity(n);
+        for _ in 0..n {
+            cards.push(choose(&mut deck)?);
+        }
+        self.save_deck(name);
+        self.decks.insert(name.to_string(), deck);
+        self.emit(Event::Draw {
+            deck: name.into(),
+            cards: cards.iter().map(Card::to_string).collect(),
+        });
+        Ok(cards)
     }
 
     /// Shuffles a deck's draw pile.
@@ -868,6 +982,7 @@ pub fn clip(text: String) -> String {
 mod tests {
     use super::*;
     use crate::game::scenario::Edge;
+    use crate::limits::MAX_STAT;
 
     fn state() -> GameState {
         let mut field = Battlefield::new(48.0, 36.0);
@@ -894,7 +1009,9 @@ mod tests {
             turn: 1,
             active_side: "red".into(),
             first_side: Some("red".into()),
+            phase: String::new(),
             plays: 1,
+            game_stats: BTreeMap::new(),
             log: Vec::new(),
             ability_uses: BTreeMap::new(),
             trace: Vec::new(),
@@ -906,12 +1023,14 @@ mod tests {
 
     fn fingerprint(s: &GameState) -> String {
         format!(
-            "{:?} {:?} {} {} {:?} {}",
+            "{:?} {:?} {} {} {} {:?} {:?} {}",
             s.battlefield.units(),
             s.decks,
             s.turn,
             s.active_side,
+            s.phase,
             s.first_side,
+            s.game_stats,
             s.log.len()
         )
     }
@@ -932,10 +1051,15 @@ mod tests {
         s.set_stat(0, "new", Stat::Bool(true)).unwrap();
         s.set_tag(0, "shaken", true).unwrap();
         s.set_group(0, "brigade", Some("north")).unwrap();
+        s.set_game_stat("colour", Some(Stat::Text("red".into())))
+            .unwrap();
+        s.set_game_stat("colour", None).unwrap();
+        s.set_game_stat("losses", Some(Stat::Int(3))).unwrap();
         assert!(s.give_ability(0, "given", "gains Given").unwrap());
         assert!(!s.give_ability(0, "given", "gains Given").unwrap());
         s.remove(1, "killed").unwrap();
         s.set_turn(2, "blue").unwrap();
+        s.set_phase("shooting").unwrap();
         s.shuffle("d").unwrap();
         s.draw("d", 3).unwrap();
         s.discard("d", Card::parse("AS").unwrap()).unwrap();
@@ -963,6 +1087,9 @@ mod tests {
         s.set_tag(0, "shaken", true).unwrap();
         s.set_tag(1, "shaken", false).unwrap();
         s.set_group(0, "brigade", Some("north")).unwrap();
+        s.set_game_stat("colour", Some(Stat::Text("red".into())))
+            .unwrap();
+        s.set_game_stat("colour", Some(Stat::Float(2.5))).unwrap();
         assert!(s.give_ability(0, "given", "gains Given").unwrap());
         assert!(!s.give_ability(0, "given", "gains Given").unwrap());
         s.remove(1, "killed").unwrap();
@@ -970,6 +1097,8 @@ mod tests {
         spawned.id = "spawned".into();
         s.spawn(spawned).unwrap();
         s.set_turn(2, "blue").unwrap();
+        s.set_phase("movement").unwrap();
+        s.set_phase("melee").unwrap();
         s.shuffle("d").unwrap();
         s.draw("d", 3).unwrap();
         s.add_deck(Deck::standard("e", true));
@@ -1043,6 +1172,78 @@ mod tests {
             "hits must be from -1000000000 to 1000000000, got 4611686018427387904"
         );
         assert_eq!(fingerprint(&s), before);
+    }
+
+    #[test]
+    fn game_stats_are_logged_undone_and_checked_like_unit_stats() {
+        let mut s = state();
+        s.set_game_stat("first", Some(Stat::Text("red".into())))
+            .unwrap();
+        let before = fingerprint(&s);
+        let mark = s.mark();
+        let events = s.log.len();
+        s.set_game_stat("first", Some(Stat::Text("blue".into())))
+            .unwrap();
+        s.set_game_stat("_secret", Some(Stat::Bool(true))).unwrap();
+        s.set_game_stat("first", None).unwrap();
+        let said: Vec<String> = s.log[events..].iter().map(Event::to_text).collect();
+        assert_eq!(
+            said,
+            ["  game first: red -> blue", "  game first: blue -> none"]
+        );
+        assert_eq!(s.game_stats.get("_secret"), Some(&Stat::Bool(true)));
+        s.rollback(mark);
+        assert_eq!(fingerprint(&s), before);
+        let nan = s.set_game_stat("losses", Some(Stat::Float(f64::NAN)));
+        assert_eq!(
+            nan.unwrap_err().to_string(),
+            "stat `losses` must be a finite number, got NaN"
+        );
+        let big = s.set_game_stat("losses", Some(Stat::Int(MAX_STAT + 1)));
+        assert_eq!(
+            big.unwrap_err().to_string(),
+            "stat `losses` must be from -1000000000 to 1000000000, got 1000000001"
+        );
+        let long = "n".repeat(MAX_NAME + 1);
+        assert_eq!(
+            s.set_game_stat(&long, Some(Stat::Int(1))).unwrap_err(),
+            StateError::NameTooLong
+        );
+        assert_eq!(fingerprint(&s), before);
+        // Removing what is not there, or setting what is, records nothing; a change counts.
+        s.begin_action();
+        let journal = s.journal.len();
+        for _ in 0..1000 {
+            s.set_game_stat("first", Some(Stat::Text("red".into())))
+                .unwrap();
+            s.set_game_stat("absent", None).unwrap();
+        }
+        assert_eq!(s.journal.len(), journal);
+        // A private note logs nothing but journals its undo, which counts.
+        for i in 0..=MAX_RECORDS_PER_ACTION {
+            s.set_game_stat("_n", Some(Stat::Int(i as i64 % 2)))
+                .unwrap();
+        }
+        assert!(s.flooded().is_some());
+    }
+
+    #[test]
+    fn phases_are_logged_undone_and_bounded() {
+        let mut s = state();
+        let mark = s.mark();
+        s.set_phase("movement").unwrap();
+        s.set_phase("movement").unwrap();
+        assert_eq!(s.phase, "movement");
+        let said: Vec<String> = s.log.iter().map(Event::to_text).collect();
+        assert_eq!(said, ["phase: movement", "phase: movement"]);
+        s.set_phase("").unwrap();
+        assert_eq!(s.log.last().unwrap().to_text(), "phase: (none)");
+        assert_eq!(
+            s.set_phase(&"p".repeat(MAX_NAME + 1)).unwrap_err(),
+            StateError::NameTooLong
+        );
+        s.rollback(mark);
+        assert_eq!((s.phase.as_str(), s.log.len()), ("", 0));
     }
 
     #[test]

@@ -63,6 +63,8 @@ pub struct Session {
     verbs: BTreeMap<String, Verb>,
     abilities: api::SharedAbilities,
     manual: api::ManualDice,
+    /// Where drawn cards come from when not from the top of the pile.
+    cards: api::ManualCards,
     /// Functions defined at the prompt (kept across reloads).
     prompt_functions: AST,
     /// Each function defined at the prompt, by name and number of parameters, with the
@@ -116,7 +118,7 @@ struct Step {
 pub use crate::limits::MAX_UNDO;
 pub use crate::limits::{MAX_PROMPT_FUNCTION_BYTES, MAX_PROMPT_FUNCTIONS};
 
-pub use crate::limits::MAX_TURNS;
+pub use crate::limits::{MAX_BATTLE_STEPS, MAX_STEPS_PER_TURN, MAX_TURNS};
 
 /// The hook a ruleset defines to set a game up (who plays first, ...), run once at the start.
 pub const SETUP: &str = "setup";
@@ -178,12 +180,14 @@ impl Session {
         let mut engine = engine::sandboxed(&limits, &budget, roots, modules.clone());
         let abilities: api::SharedAbilities = Rc::default();
         let manual: api::ManualDice = Rc::default();
+        let cards: api::ManualCards = Rc::default();
         api::register(
             &mut engine,
             &state,
             &scenario.ruleset,
             &abilities,
             &manual,
+            &cards,
             &budget,
         );
         let watched = state.clone();
@@ -202,6 +206,7 @@ impl Session {
             verbs: BTreeMap::new(),
             abilities,
             manual,
+            cards,
             prompt_functions: AST::empty(),
             prompt_defined: BTreeMap::new(),
             past: Vec::new(),
@@ -494,6 +499,36 @@ impl Session {
         *self.manual.borrow_mut() = feed.map(api::DiceSource::Faces);
     }
 
+    /// Real cards (`:cards manual`): every card the rules draw, and every `draw` typed at
+    /// the prompt, is asked for through `ask` and taken out of the pile; `None` goes back to
+    /// drawing from the top of the pile.
+    pub fn set_manual_cards(&mut self, ask: Option<api::DiceAsker>) {
+        *self.cards.borrow_mut() = ask.map(api::CardSource::Ask);
+    }
+
+    /// Each card the rules draw from a shuffled pile is at the position `feed` gives (given
+    /// the cards in the pile, a position from 1, the top), and shuffles draw nothing from the
+    /// generator; `None` goes back to the top of the pile.
+    pub fn set_card_feed(&mut self, feed: Option<api::FaceFeed>) {
+        *self.cards.borrow_mut() = feed.map(|feed| api::CardSource::Positions {
+            feed,
+            peeked: false,
+        });
+    }
+
+    /// Whether a script looked at a shuffled pile's order (`peek`) since the card feed was set.
+    pub fn cards_peeked(&self) -> bool {
+        matches!(
+            *self.cards.borrow(),
+            Some(api::CardSource::Positions { peeked: true, .. })
+        )
+    }
+
+    /// Whether cards are typed in by the players.
+    pub fn manual_cards(&self) -> bool {
+        matches!(*self.cards.borrow(), Some(api::CardSource::Ask(_)))
+    }
+
     /// Whether dice are typed in by the players.
     pub fn manual_dice(&self) -> bool {
         matches!(*self.manual.borrow(), Some(api::DiceSource::Ask(_)))
@@ -516,39 +551,94 @@ impl Session {
     pub fn play_battle(
         &mut self,
         max_turns: i64,
+        after_step: impl FnMut(&mut Session),
+    ) -> Result<Outcome, Error> {
+        self.play_battle_within(
+            (max_turns, MAX_STEPS_PER_TURN, MAX_BATTLE_STEPS),
+            after_step,
+        )
+    }
+
+    /// [`Session::play_battle`] with its limits: the turns, the plays one turn may take, the
+    /// plays the battle may take.
+    fn play_battle_within(
+        &mut self,
+        (max_turns, max_steps_per_turn, max_steps): (i64, usize, usize),
         mut after_step: impl FnMut(&mut Session),
     ) -> Result<Outcome, Error> {
         self.check_auto_play()?;
-        // Each side plays once a turn: more plays than that means an `end_turn` that never
-        // moves the turn on, and the battle would go on (and its log grow) for ever.
-        let sides = self.scenario.sides.len().max(1) as i64;
-        let most_plays = max_turns.saturating_add(1).saturating_mul(sides);
-        let mut plays = 0;
+        // Each step (a side's `play_turn`, then `end_turn`) must say where play goes next:
+        // `end_turn` calls `set_turn` or `set_phase`, if only to give the same side another
+        // go (alternate activations where one side has units left). An `end_turn` that does
+        // neither would have the same side play again for ever. One that goes round its
+        // phases without starting a new turn is caught by the plays one turn may take; one
+        // whose turns go back, by the plays a whole battle may take.
+        let mut steps: usize = 0;
+        let mut steps_this_turn: usize = 0;
         loop {
             if let Some(outcome) = self.victory()? {
                 return Ok(outcome);
             }
-            let turn = self.state.borrow().turn;
+            let (turn, side) = {
+                let state = self.state.borrow();
+                (state.turn, state.active_side.clone())
+            };
             if turn > max_turns {
                 return Err(Error::other(
                     format!("the battle has not ended after {max_turns} turns"),
                     Some("the ruleset's `victory` can never be met in this scenario".into()),
                 ));
             }
-            if plays >= most_plays {
+            if steps_this_turn >= max_steps_per_turn {
                 return Err(Error::other(
-                    format!("the battle has not ended after {plays} plays, and it is only turn {turn}"),
-                    Some("the ruleset's `end_turn` must pass play to the next side, and start a new turn once every side has played".into()),
+                    format!(
+                        "the battle is still in turn {turn} after {max_steps_per_turn} plays in it"
+                    ),
+                    Some("the ruleset's `end_turn` must start a new turn once every side has played every phase".into()),
                 ));
             }
-            plays += 1;
-            let side = self.state.borrow().active_side.clone();
+            if steps >= max_steps {
+                return Err(Error::other(
+                    format!(
+                        "the battle has not ended after {max_steps} plays, and it is only turn {turn}"
+                    ),
+                    Some("the ruleset's `end_turn` must move the turns on, never back".into()),
+                ));
+            }
+            steps += 1;
             let played = self.call(PLAY_TURN, vec![side.into()]);
             after_step(self);
             let _ = played?;
+            let from = self.state.borrow().log.len();
             let passed = self.call(END_TURN, Vec::new());
+            let moved_on = self.state.borrow().log.get(from..).is_some_and(|events| {
+                events
+                    .iter()
+                    .any(|e| matches!(e, Event::Turn { .. } | Event::Phase { .. }))
+            });
             after_step(self);
             let _ = passed?;
+            if !moved_on {
+                let state = self.state.borrow();
+                let phase = if state.phase.is_empty() {
+                    String::new()
+                } else {
+                    format!(", phase `{}`", state.phase)
+                };
+                return Err(Error::other(
+                    format!(
+                        "the ruleset's `end_turn` did not say who plays next (turn {}{phase}, `{}` to play)",
+                        state.turn, state.active_side
+                    ),
+                    Some("`end_turn` must pass play on with `set_turn(turn, side)` or `set_phase(name)`, even to the same side".into()),
+                ));
+            }
+            let now = self.state.borrow().turn;
+            if now == turn {
+                steps_this_turn += 1;
+            } else {
+                steps_this_turn = 0;
+            }
         }
     }
 
@@ -1045,6 +1135,7 @@ impl Session {
         fresh.prompt_functions = std::mem::take(&mut self.prompt_functions);
         fresh.prompt_defined = std::mem::take(&mut self.prompt_defined);
         *fresh.manual.borrow_mut() = self.manual.borrow_mut().take();
+        *fresh.cards.borrow_mut() = self.cards.borrow_mut().take();
         fresh.unwritten = std::mem::take(&mut self.unwritten);
         *self = fresh;
         Ok(())
@@ -1187,6 +1278,7 @@ impl Session {
         let emitted = self.emitted;
         let steps = self.steps;
         let dice = self.manual.borrow_mut().take();
+        let cards = self.cards.borrow_mut().take();
         let result = f(self);
         self.rollback(mark);
         self.past.truncate(past);
@@ -1194,6 +1286,7 @@ impl Session {
         self.emitted = emitted;
         self.steps = steps;
         *self.manual.borrow_mut() = dice;
+        *self.cards.borrow_mut() = cards;
         result
     }
 
@@ -1240,12 +1333,12 @@ impl Session {
     }
 
     /// Draws cards from one of the game's decks and logs them.
-    pub fn draw(
-        &mut self,
-        deck: &str,
-        n: usize,
-    ) -> Result<Vec<crate::host::cards::Card>, crate::game::state::StateError> {
-        self.state.borrow_mut().draw(deck, n)
+    ///
+    /// With real cards (`:cards manual`) the players say which cards they drew, unlike a
+    /// `roll` typed at the prompt, which the generator rolls: the pile here must stay the
+    /// pile on the table, so every card taken from it is one taken at the table.
+    pub fn draw(&mut self, deck: &str, n: usize) -> Result<Vec<crate::host::cards::Card>, String> {
+        api::cards::draw(&self.state, &self.cards, &self.budget, deck, n)
     }
 
     /// A script value as the prompt shows it.
@@ -1331,6 +1424,32 @@ mod tests {
         s.start_over(1, crate::host::rng::GameRng::for_run(1, 7))
             .unwrap();
         assert_eq!(s.take_events(), once);
+    }
+
+    // An `end_turn` that sets the turn back gets past the turns' limit and the plays one
+    // turn may take: the plays of the whole battle stop it.
+    #[test]
+    fn a_battle_whose_turns_go_back_is_stopped() {
+        let mut s = session(1);
+        let _ = s
+            .eval(
+                "t",
+                "fn victory() { () }\nfn play_turn(side) { }\nfn end_turn() { set_turn(turn() - 1, active_side()); }",
+            )
+            .unwrap();
+        let err = s.play_battle_within((15, 10, 50), |_| {}).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the battle has not ended after 50 plays, and it is only turn -49"
+        );
+        let _ = s
+            .eval("t", "fn end_turn() { set_phase(\"again\"); }")
+            .unwrap();
+        let err = s.play_battle_within((15, 10, 50), |_| {}).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the battle is still in turn -49 after 10 plays in it"
+        );
     }
 
     #[test]

@@ -3,6 +3,9 @@
 //! Registers:
 //!
 //! - `turn()`, `active_side()`, `first_side()` and `set_turn(turn, side)`;
+//! - `phase()` and `set_phase(name)`: the phase of the turn;
+//! - `game_stat(name)`, `has_game_stat(name)` and `set_game_stat(name, value)`: facts of the
+//!   whole game the rules keep (`()` removes one);
 //! - `sides()`, `side_name(id)` and `side_edge(id)`;
 //! - `say(text)` and `seed()`;
 //! - `data()`, `data(key)` and `troop(name)`: the ruleset's data and troop chart;
@@ -36,6 +39,43 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
                                         side: &str|
           -> Res<()> {
         st.borrow_mut().set_turn(turn, side).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "phase", move || -> String {
+        st.borrow().phase.clone()
+    });
+    let st = state.clone();
+    volatile!(engine, "set_phase", move |name: &str| -> Res<()> {
+        st.borrow_mut().set_phase(name).map_err(host_error)
+    });
+    let st = state.clone();
+    volatile!(engine, "game_stat", move |name: &str| -> Dynamic {
+        st.borrow()
+            .game_stats
+            .get(name)
+            .map_or(Dynamic::UNIT, stat_to_dynamic)
+    });
+    let st = state.clone();
+    volatile!(engine, "has_game_stat", move |name: &str| -> bool {
+        st.borrow().game_stats.contains_key(name)
+    });
+    let st = state.clone();
+    volatile!(engine, "set_game_stat", move |name: &str,
+                                             value: Dynamic|
+          -> Res<()> {
+        let stat = if value.is_unit() {
+            None
+        } else {
+            Some(super::units::dynamic_to_stat(&value).map_err(|_| {
+                host_error(format!(
+                    "a game stat must be a bool, number, string or () to remove it, not {}",
+                    value.type_name()
+                ))
+            })?)
+        };
+        st.borrow_mut()
+            .set_game_stat(name, stat)
+            .map_err(host_error)
     });
     let st = state.clone();
     volatile!(engine, "say", move |text: &str| {

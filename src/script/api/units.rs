@@ -27,7 +27,7 @@ use crate::host::geometry::Point;
 use crate::host::unit::{Stat, Unit};
 
 /// A script value as a unit's stat.
-fn dynamic_to_stat(v: &Dynamic) -> Res<Stat> {
+pub(super) fn dynamic_to_stat(v: &Dynamic) -> Res<Stat> {
     if let Ok(b) = v.as_bool() {
         Ok(Stat::Bool(b))
     } else if let Ok(i) = v.as_int() {
