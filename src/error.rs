@@ -335,6 +335,12 @@ pub enum Error {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Runaway(Box<Error>),
+    /// A file a shared file (a journal) named, refused unread: it lies outside the folder it
+    /// must stay in. A resumed session says so, though it is silent on the replayed lines
+    /// that failed when they were played.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    NotRead(Box<Error>),
     /// A simulated battle in which a script ran away, which stops the whole simulation.
     #[error("the simulation stopped in run {run}, {variant}")]
     #[diagnostic(code(sandtable::sim))]
@@ -374,7 +380,7 @@ impl Error {
     pub fn one_line(&self) -> String {
         match self {
             Error::Script(d) => format!("{} ({})", d.message, d.place()),
-            Error::Runaway(inner) => inner.one_line(),
+            Error::Runaway(inner) | Error::NotRead(inner) => inner.one_line(),
             Error::At(at) => format!("{}: {}", at.place(), at.cause.one_line()),
             other => other.to_string(),
         }
@@ -406,7 +412,7 @@ impl Error {
             Error::Yaml(d) => Some(d.source_name()),
             Error::Script(d) => Some(d.source_name()),
             Error::Line(d) => Some(d.source_name()),
-            Error::Runaway(inner) => inner.source_name(),
+            Error::Runaway(inner) | Error::NotRead(inner) => inner.source_name(),
             _ => None,
         }
     }
@@ -430,6 +436,9 @@ impl Error {
             Error::Line(d) => moved!(Line, d),
             Error::Runaway(inner) => {
                 Error::Runaway(Box::new(inner.moved_into(name, whole, offset)))
+            }
+            Error::NotRead(inner) => {
+                Error::NotRead(Box::new(inner.moved_into(name, whole, offset)))
             }
             other => other,
         }
@@ -541,17 +550,44 @@ pub fn read_file(path: &std::path::Path) -> Result<String, Error> {
     };
     let meta = std::fs::metadata(path).map_err(io)?;
     if !meta.is_file() {
-        let what = if meta.is_dir() {
-            "a folder"
-        } else {
-            "a device, a FIFO or a socket"
-        };
         return Err(Error::other(
-            format!("cannot read `{}`: it is {what}, not a file", path.display()),
+            format!(
+                "cannot read `{}`: it is {}, not a file",
+                path.display(),
+                kind_of(&meta.file_type())
+            ),
             None,
         ));
     }
     std::fs::read_to_string(path).map_err(io)
+}
+
+/// What a file that is not a regular file is, in words: `a folder`, `a FIFO (a named pipe)`,
+/// `a device`, `a socket`. Every message that refuses such a file (a house rule, an import,
+/// a save's target or its scenario, any file read) names it so.
+pub fn kind_of(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (a named pipe)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_symlink() {
+        "a symbolic link (name the file itself)"
+    } else if kind.is_file() {
+        "a file"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// Why a script is refused for its size, if it is: every script, whatever reads it (a house

@@ -21,8 +21,14 @@ pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
 
 // ---- Scripts ---------------------------------------------------------------------------
 
-/// Wall-clock time for one call into the scripts (one action, one hook).
+/// Processor time for one call into the scripts (one action, one hook), and for compiling
+/// one script: the time the thread running it used, so that a busy machine refuses no
+/// script an idle one accepts (`script::clock`).
 pub const TIME_BUDGET: Duration = Duration::from_secs(2);
+/// How many times its [`TIME_BUDGET`] a call or a compile may take by the wall clock,
+/// however little processor time it used: a thread that is blocked or starved still ends
+/// (after 10 seconds).
+pub const WALL_CLOCK_FACTOR: u32 = 5;
 /// Rhai operations per call (a loop iteration is a few).
 pub const MAX_OPERATIONS: u64 = 50_000_000;
 /// Nested function calls.

@@ -1090,7 +1090,7 @@ fn ability_hook_with_a_runtime_error_fails_the_action_cleanly() {
     let game = broken_game("broken", &can_die_ability("no_such_variable"));
     let out = game.play(1, AFTER_A_BROKEN_HOOK);
     out.expect_code(1).stderr_has(&[
-        "Variable not found: no_such_variable (in `can_die` of ability `broken`",
+        "the variable `no_such_variable` is not defined (in `can_die` of ability `broken`",
         "[scripts/rulesets/playmobil/abilities/broken.rhai:6:5]",
     ]);
     game_is_as_before(&game, &out);
@@ -1106,11 +1106,10 @@ fn ability_hook_that_never_ends_is_stopped_cleanly() {
         "(in `can_die` of ability `endless`",
         "look for a loop that never ends",
     ]);
-    assert!(
-        out.elapsed < std::time::Duration::from_secs(10),
-        "took {:?}",
-        out.elapsed
-    );
+    // Twice the longest a call may take by the clock on a busy machine (10 s).
+    let hang =
+        sandtable::limits::TIME_BUDGET.saturating_mul(2 * sandtable::limits::WALL_CLOCK_FACTOR);
+    assert!(out.elapsed < hang, "took {:?}", out.elapsed);
     game_is_as_before(&game, &out);
 }
 
@@ -1205,7 +1204,7 @@ fn check_with_ability(name: &str, script: &str) -> Output {
 fn ability_without_meta_fails_check() {
     let out = check_with_ability("nometa", "fn defend_dice(dice, info) {\n    dice + 1\n}\n");
     out.stderr_has(&[
-        "ability `nometa`: its `meta()` failed: Function not found: meta",
+        "ability `nometa`: its `meta()` failed: there is no function `meta` that takes no arguments",
         "scripts/rulesets/playmobil/abilities/nometa.rhai must define `fn meta()` returning a map",
     ]);
 }
@@ -1389,7 +1388,8 @@ fn samurai_spearmen_keep_their_bonus_against_horse() {
 // more".
 // ---------------------------------------------------------------------------------------------
 
-/// One figure of every troop type, for Rome.
+/// One figure of every troop type, for Rome: two rows of nine, 5 inches apart, so that the
+/// widest bases (a wall 6 inches wide beside a siege tower of 4) at most touch.
 fn every_troop_type() -> Vec<String> {
     [
         "light_infantry",
@@ -1413,7 +1413,10 @@ fn every_troop_type() -> Vec<String> {
     ]
     .iter()
     .enumerate()
-    .map(|(i, kind)| roman_unit(&format!("u{i}"), kind, 2.0 + 2.5 * i as f64, 2.0, ""))
+    .map(|(i, kind)| {
+        let (x, y) = (2.0 + 5.0 * (i % 9) as f64, 2.0 + 14.0 * (i / 9) as f64);
+        roman_unit(&format!("u{i}"), kind, x, y, "")
+    })
     .collect()
 }
 

@@ -154,8 +154,10 @@ fn victory_must_name_a_side_by_its_id() {
 fn bug_in_victory_points_at_its_script() {
     let game = game_with_rule("fn victory() {\n    let x = [1];\n    x[5]\n}\n");
     let out = game.sandtable(&["battle", "game.yaml", "--seed", "1"], None);
-    out.expect_code(1)
-        .stderr_has(&["Array index 5 out of bounds", "rule.rhai:3:7]"]);
+    out.expect_code(1).stderr_has(&[
+        "there is no item 5: the array has 1 item, from 0 to 0",
+        "rule.rhai:3:7]",
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -353,7 +353,10 @@ fn failing_line_of_a_batch_file_names_the_file_and_line() {
     ws.write("multi.txt", "roll 1d6\nlet a = [\n  1,\n  nosuch()\n];\n");
     ws.sandtable(&["run", "multi.txt", "--seed", "3"], None)
         .expect_code(1)
-        .stderr_has(&["Function not found: nosuch", "[multi.txt:4:3]"]);
+        .stderr_has(&[
+            "there is no function `nosuch` that takes no arguments",
+            "[multi.txt:4:3]",
+        ]);
 
     // With --json, the place is the file's line and column.
     let out = ws.sandtable(&["run", "dice.txt", "--seed", "3", "--json"], None);

@@ -14,7 +14,19 @@ fn run(data: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
 
 /// Runs the binary in the folder `dir`, with its data folder in `data`.
 fn run_in(dir: &Path, data: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
-    let mut child = common::binary_command(&common::project(), args)
+    run_project(&common::project(), dir, data, args, stdin)
+}
+
+/// Runs the binary in the project `project`, in the folder `dir`, with its data folder in
+/// `data`.
+fn run_project(
+    project: &Path,
+    dir: &Path,
+    data: &Path,
+    args: &[&str],
+    stdin: &str,
+) -> (String, String, i32) {
+    let mut child = common::binary_command(project, args)
         .current_dir(dir)
         .env("SANDTABLE_DATA", data)
         .stdin(Stdio::piped())
@@ -214,6 +226,50 @@ fn manual_dice_are_journaled_and_replayed() {
     assert_eq!(replayed, original);
 }
 
+// Guards that cards typed in (`:cards manual`) are journaled with the line that asked for
+// them, like manual dice, so a replay and a resume draw the very same cards.
+#[test]
+fn manual_cards_are_journaled_replayed_and_resumed() {
+    let data = tempfile::tempdir().expect("a folder");
+    let (original, _, code) = run(
+        data.path(),
+        &["play", "--seed", "3"],
+        ":cards manual\nlet d = new_deck(\"orders\", \"standard\"); d.shuffle();\nd.draw(2)\nQS 2H\ndraw orders 1\n2H\nJOKER\n5d\nroll 3d6\n",
+    );
+    assert_eq!(code, 0, "{original}");
+    assert!(
+        original.contains("  drew Q♠ 2♥ from the orders deck\n"),
+        "{original}"
+    );
+    assert!(
+        original.contains("  drew 5♦ from the orders deck\n"),
+        "{original}"
+    );
+    let journal = journals(data.path()).pop().expect("a journal");
+    let (replayed, _, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(replayed, original);
+    // Resumed, the cards are still typed in, and the pile is the one left.
+    let (resumed, _, code) = run(
+        data.path(),
+        &["play", "--resume"],
+        "draw orders 1\nQS\nAC\n",
+    );
+    assert_eq!(code, 0, "{resumed}");
+    assert!(
+        resumed.contains("`Q♠` is not in the draw pile of the `orders` deck: drawn already, or not in this deck; draw a card from the orders deck (49 in the pile)"),
+        "{resumed}"
+    );
+    assert!(
+        resumed.contains("  drew A♣ from the orders deck\n"),
+        "{resumed}"
+    );
+}
+
 // Guards "a replay writes nothing": `replay` and the replayed part of `play --resume` ran
 // `:save` again and overwrote the file; a replay now says so on standard error and writes
 // nothing, its standard output still the session's.
@@ -247,13 +303,30 @@ fn replay_and_resume_write_no_save() {
     assert_eq!(std::fs::read_to_string(&save).expect("the file"), "kept");
 }
 
-/// Plays `steps` at the prompt piped, one at a time, in the folder `dir` with its data folder
-/// in `data`: each step sends a line, waits for a line of output equal to `until`, then
+/// A project of its own in a temporary folder: a copy of this crate's `scripts/` and
+/// `scenarios/` (a replay reads only files of its project, so a test that edits the files a
+/// game reads keeps them in one).
+fn project_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a folder");
+    for sub in ["scripts", "scenarios"] {
+        common::game::copy_dir(&common::project().join(sub), &dir.path().join(sub));
+    }
+    dir
+}
+
+/// Plays `steps` at the prompt piped, one at a time, in the project `project`, in the folder
+/// `dir` with its data folder in `data`: each step sends a line, waits for a line of output equal to `until`, then
 /// writes `edit` (a file and its new text), so the next line finds it edited. Returns
 /// standard output.
-fn play_editing(dir: &Path, data: &Path, args: &[&str], steps: &[Step<'_>]) -> String {
+fn play_editing(
+    project: &Path,
+    dir: &Path,
+    data: &Path,
+    args: &[&str],
+    steps: &[Step<'_>],
+) -> String {
     use std::io::{BufRead, BufReader};
-    let mut child = common::binary_command(&common::project(), args)
+    let mut child = common::binary_command(project, args)
         .current_dir(dir)
         .env("SANDTABLE_DATA", data)
         .stdin(Stdio::piped())
@@ -300,17 +373,19 @@ struct Step<'a> {
     edit: Option<(&'a Path, &'a str)>,
 }
 
-/// A folder holding `house.yaml`, the default scenario with the house rule `rule.rhai`, whose
-/// verb `bonus` gives 1; returns the folder and the scenario's path.
-fn house_rule_game() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("a folder");
-    let default = std::fs::read_to_string(common::project_file("scenarios/romans_vs_vikings.yaml"))
-        .expect("the default scenario");
-    std::fs::write(dir.path().join("rule.rhai"), "fn bonus() { 1 }\n").expect("a rule");
-    let scenario = dir.path().join("house.yaml");
+/// A project of its own ([`project_copy`]) whose `scenarios/` holds `house.yaml`, the
+/// default scenario with the house rule `rule.rhai`, whose verb `bonus` gives 1; returns the
+/// project, the scenarios' folder and the scenario's path.
+fn house_rule_game() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let project = project_copy();
+    let dir = project.path().join("scenarios");
+    let default =
+        std::fs::read_to_string(dir.join("romans_vs_vikings.yaml")).expect("the default scenario");
+    std::fs::write(dir.join("rule.rhai"), "fn bonus() { 1 }\n").expect("a rule");
+    let scenario = dir.join("house.yaml");
     std::fs::write(&scenario, format!("{default}\nhouse_rules: [rule.rhai]\n"))
         .expect("a scenario");
-    (dir, scenario)
+    (project, dir, scenario)
 }
 
 // Guards that a hot reload is journaled: the session reloaded a house rule edited mid-game
@@ -318,11 +393,13 @@ fn house_rule_game() -> (tempfile::TempDir, PathBuf) {
 // nothing of the rules it played the middle of the game with.
 #[test]
 fn replay_reloads_where_the_session_reloaded() {
-    let (games, scenario) = house_rule_game();
-    let rule = games.path().join("rule.rhai");
+    let (project, games, scenario) = house_rule_game();
+    let project = project.path();
+    let rule = games.join("rule.rhai");
     let data = tempfile::tempdir().expect("a folder");
     let scenario = scenario.to_str().expect("utf-8");
     let original = play_editing(
+        project,
         data.path(),
         data.path(),
         &["play", scenario, "--seed", "3"],
@@ -350,7 +427,9 @@ fn replay_reloads_where_the_session_reloaded() {
         "{original}"
     );
     let journal = journals(data.path()).pop().expect("a journal");
-    let (replayed, warnings, code) = run(
+    let (replayed, warnings, code) = run_project(
+        project,
+        data.path(),
         data.path(),
         &["replay", journal.to_str().expect("utf-8")],
         "",
@@ -363,7 +442,8 @@ fn replay_reloads_where_the_session_reloaded() {
         warnings.contains("rule.rhai has changed since the session read it"),
         "{warnings}"
     );
-    let (resumed, warnings, code) = run(data.path(), &["play", "--resume"], "");
+    let (resumed, warnings, code) =
+        run_project(project, data.path(), data.path(), &["play", "--resume"], "");
     assert_eq!(code, 0);
     assert!(resumed.contains("3 lines replayed"), "{resumed}");
     assert!(
@@ -376,10 +456,14 @@ fn replay_reloads_where_the_session_reloaded() {
 // session, a replay played it changed without a word.
 #[test]
 fn replay_warns_of_a_house_rule_put_in_force_and_changed_since() {
+    let project = project_copy();
+    let project = project.path();
     let data = tempfile::tempdir().expect("a folder");
-    let extra = data.path().join("extra.rhai");
+    let extra = project.join("scenarios/extra.rhai");
     std::fs::write(&extra, "fn extra() { 1 }\n").expect("a rule");
-    let (original, _, code) = run(
+    let (original, _, code) = run_project(
+        project,
+        data.path(),
         data.path(),
         &["play", "--seed", "3"],
         &format!(":with {}\nprint(extra())\n", extra.display()),
@@ -387,7 +471,9 @@ fn replay_warns_of_a_house_rule_put_in_force_and_changed_since() {
     assert_eq!(code, 0, "{original}");
     std::fs::write(&extra, "fn extra() { 2 }\n").expect("an edit");
     let journal = journals(data.path()).pop().expect("a journal");
-    let (_, warnings, code) = run(
+    let (_, warnings, code) = run_project(
+        project,
+        data.path(),
         data.path(),
         &["replay", journal.to_str().expect("utf-8")],
         "",
@@ -404,9 +490,10 @@ fn replay_warns_of_a_house_rule_put_in_force_and_changed_since() {
 // function mid-game (`helper`).
 #[test]
 fn replay_warns_of_changed_imported_scripts() {
-    let (games, scenario) = house_rule_game();
+    let (project, games, scenario) = house_rule_game();
+    let project = project.path();
     let file = |name: &str, text: &str| {
-        std::fs::write(games.path().join(name), text).expect("a script");
+        std::fs::write(games.join(name), text).expect("a script");
     };
     file("first.rhai", "fn one() { 1 }\n");
     file("helper.rhai", "fn two() { 2 }\n");
@@ -416,7 +503,9 @@ fn replay_warns_of_changed_imported_scripts() {
     );
     let data = tempfile::tempdir().expect("a folder");
     let scenario = scenario.to_str().expect("utf-8");
-    let (original, _, code) = run(
+    let (original, _, code) = run_project(
+        project,
+        data.path(),
         data.path(),
         &["play", scenario, "--seed", "3"],
         "print(double_two())\n",
@@ -425,7 +514,9 @@ fn replay_warns_of_changed_imported_scripts() {
     assert!(original.ends_with("\n4\n"), "{original}");
     let journal = journals(data.path()).pop().expect("a journal");
     let replay = || {
-        run(
+        run_project(
+            project,
+            data.path(),
             data.path(),
             &["replay", journal.to_str().expect("utf-8")],
             "",
@@ -495,4 +586,272 @@ fn replay_from_another_folder_of_a_session_with_relative_paths() {
     assert_eq!(code, 0, "{warnings}");
     assert_eq!(replayed, original);
     assert!(warnings.is_empty(), "{warnings}");
+}
+
+/// The journal's lines, as JSON values.
+fn journal_values(journal: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(journal)
+        .expect("the journal")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// Writes journal lines to `path`.
+fn write_journal(path: &Path, values: &[serde_json::Value]) {
+    let text: String = values.iter().map(|v| format!("{v}\n")).collect();
+    std::fs::write(path, text).expect("a journal");
+}
+
+// Guards "a stranger's journal reads nothing outside the project": a journal's header named
+// its files by absolute path, and `replay` and `play --resume` read whatever they named, so
+// a journal whose scenario was `/etc/passwd` printed its first lines in the YAML error; its
+// lines (`:with`, `:load`, `:open`) and its fingerprints did the same.
+#[test]
+fn a_strangers_journal_reads_nothing_outside_the_project() {
+    let data = tempfile::tempdir().expect("a folder");
+    let (_, _, code) = run(
+        data.path(),
+        &["play", "--seed", "3"],
+        ":save game.json\nroll 1d6\n:open game.json\n",
+    );
+    assert_eq!(code, 0);
+    let played = journal_values(&journals(data.path()).pop().expect("a journal"));
+    // Files outside the project, each beginning with a secret that must never be shown.
+    let outside = tempfile::tempdir().expect("a folder");
+    let secret = |name: &str, text: &str| {
+        let path = outside.path().join(name);
+        std::fs::write(&path, format!("SECRET {text}\n")).expect("a file");
+        path.display().to_string()
+    };
+    let yaml = secret("scenario.yaml", ": [");
+    let rhai = secret("rule.rhai", "fn x( {");
+    let save = secret("game.json", "{");
+    // A copy of the project holding a link that leads out.
+    let project = project_copy();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&yaml, project.path().join("scenarios/link.yaml")).expect("a link");
+    let mut cases: Vec<(&str, Vec<serde_json::Value>, Vec<String>)> = Vec::new();
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+    let header = |key: &str, value: serde_json::Value| {
+        let mut lines = played.clone();
+        lines[0][key] = value;
+        lines
+    };
+    let climbing = format!("scenarios/../../..{yaml}");
+    for (name, scenario) in [
+        ("/etc/passwd", "/etc/passwd"),
+        ("absolute", yaml.as_str()),
+        ("climbing", climbing.as_str()),
+        ("link", "scenarios/link.yaml"),
+    ] {
+        cases.push((
+            name,
+            header("scenario", scenario.into()),
+            words(&[
+                "line 1 of the journal",
+                &format!("names the scenario `{scenario}`"),
+                "it was not read",
+            ]),
+        ));
+    }
+    cases.push((
+        "house rule",
+        header("house_rules", serde_json::json!([rhai])),
+        words(&[
+            "line 1 of the journal",
+            "names the house rule",
+            "it was not read",
+        ]),
+    ));
+    // The game the third line opened, its scenario moved out.
+    let mut opened = played.clone();
+    let at = opened
+        .iter()
+        .position(|v| v.get("opened").is_some())
+        .expect("the game opened is recorded");
+    opened[at]["opened"]["scenario"] = yaml.clone().into();
+    cases.push((
+        "opened",
+        opened,
+        words(&[
+            &format!("line {} of the journal", at + 1),
+            "names the scenario",
+            "it was not read",
+        ]),
+    ));
+    for (command, file) in [(":with", &rhai), (":load", &yaml), (":open", &save)] {
+        let mut lines = played.clone();
+        lines.push(serde_json::json!({ "line": format!("{command} {file}") }));
+        cases.push((
+            command,
+            lines,
+            words(&["is not a file of the project", "it was not read"]),
+        ));
+    }
+    #[cfg(unix)]
+    {
+        // A FIFO: reading it to fingerprint it would wait for ever.
+        let fifo = outside.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        if made {
+            let mut lines = played.clone();
+            lines[0]["scripts"][fifo.display().to_string()] = "00".into();
+            cases.push(("fifo", lines, vec![]));
+        }
+    }
+    let journal = data.path().join("stranger.jsonl");
+    for (name, lines, expected) in cases {
+        write_journal(&journal, &lines);
+        let journal = journal.to_str().expect("utf-8");
+        for args in [["replay", journal], ["play", "--resume"]] {
+            let args: Vec<&str> = if args[0] == "play" {
+                vec!["play", "--resume", journal]
+            } else {
+                args.to_vec()
+            };
+            let (out, err, code) = run_project(project.path(), data.path(), data.path(), &args, "");
+            assert!(!err.contains("panicked"), "{name}: {err}");
+            assert!(
+                !out.contains("SECRET") && !err.contains("SECRET") && !err.contains("root:"),
+                "{name} ({}): a file outside the project was shown\n{out}\n{err}",
+                args[0]
+            );
+            // miette may break a long path at a slash.
+            let err = err
+                .split_whitespace()
+                .filter(|w| *w != "│")
+                .collect::<String>();
+            for e in &expected {
+                let e = e.split_whitespace().collect::<String>();
+                assert!(err.contains(&e), "{name} ({}): lacks {e:?}\n{err}", args[0]);
+            }
+            // A resume goes on at the prompt after saying so (unless the game cannot start).
+            if !expected.is_empty() && args[0] == "replay" {
+                assert_ne!(code, 0, "{name} ({}): {err}", args[0]);
+            }
+        }
+    }
+}
+
+// Guards "a journal moved with its project folder replays": the header named the project,
+// the scenario and the house rules by absolute path, so a project moved (or swapped between
+// players, with its journal) replayed nothing: "holds no `scripts` folder".
+#[test]
+fn a_journal_moved_with_its_project_replays() {
+    let place = tempfile::tempdir().expect("a folder");
+    let first = place.path().join("first");
+    std::fs::rename(project_copy().keep(), &first).expect("a project moved in");
+    std::fs::write(first.join("scenarios/extra.rhai"), "fn extra() { 7 }\n").expect("a rule");
+    let data = tempfile::tempdir().expect("a folder");
+    let (original, _, code) = run_project(
+        &first,
+        &first,
+        data.path(),
+        &[
+            "play",
+            "scenarios/romans_vs_vikings.yaml",
+            "--seed",
+            "3",
+            "--with",
+            "scenarios/extra.rhai",
+        ],
+        &format!("{GAME}print(extra())\n"),
+    );
+    assert_eq!(code, 0, "{original}");
+    let journal = journals(data.path()).pop().expect("a journal");
+    let header = std::fs::read_to_string(&journal).expect("the journal");
+    let header = header.lines().next().expect("a header");
+    assert!(!header.contains(first.to_str().expect("utf-8")), "{header}");
+    let second = place.path().join("second");
+    std::fs::rename(&first, &second).expect("the project moved");
+    let elsewhere = tempfile::tempdir().expect("a folder");
+    let (replayed, warnings, code) = run_project(
+        &second,
+        elsewhere.path(),
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0, "{warnings}");
+    assert_eq!(replayed, original);
+    assert!(warnings.is_empty(), "{warnings}");
+}
+
+// Guards "a journal written before format 3 still replays in its project": its header names
+// every file by absolute path, taken when inside the project.
+#[test]
+fn an_old_journal_with_absolute_paths_in_the_project_replays() {
+    let data = tempfile::tempdir().expect("a folder");
+    let (original, _, code) = run(data.path(), &["play", "--seed", "3"], GAME);
+    assert_eq!(code, 0);
+    let journal = journals(data.path()).pop().expect("a journal");
+    let mut lines = journal_values(&journal);
+    let project = common::project();
+    lines[0]["journal"] = 2.into();
+    lines[0]["project"] = project.display().to_string().into();
+    lines[0]["scenario"] = common::project_file("scenarios/romans_vs_vikings.yaml").into();
+    write_journal(&journal, &lines);
+    let (replayed, warnings, code) = run(
+        data.path(),
+        &["replay", journal.to_str().expect("utf-8")],
+        "",
+    );
+    assert_eq!(code, 0, "{warnings}");
+    assert_eq!(replayed, original);
+}
+
+// Guards "an `:open` replays the game opened": a replayed `:open` read the file again, which
+// by then held what the session saved there later, so a session that opened a save made
+// earlier and then saved over it replayed from the later save, and rolled other dice. The
+// journal now records the game opened, and a replay opens that, even once the file is gone.
+#[test]
+fn open_before_the_first_save_replays_the_game_opened() {
+    let data = tempfile::tempdir().expect("a folder");
+    let (_, _, code) = run(
+        data.path(),
+        &["play", "--seed", "3"],
+        "roll 1d6\n:save some.json\n",
+    );
+    assert_eq!(code, 0);
+    let save = data.path().join("some.json");
+    let earlier = std::fs::read_to_string(&save).expect("a save");
+    for (args, game) in [
+        (
+            vec!["play", "--seed", "5"],
+            "roll 2d6\n:open some.json\nroll 3d6\n:save some.json\n:log 4\n",
+        ),
+        (
+            vec!["play", "--open", "some.json"],
+            "roll 3d6\n:save some.json\n:log 4\n",
+        ),
+    ] {
+        std::fs::write(&save, &earlier).expect("the earlier save");
+        for j in journals(data.path()) {
+            std::fs::remove_file(j).expect("an old journal removed");
+        }
+        let (original, _, code) = run(data.path(), &args, game);
+        assert_eq!(code, 0, "{original}");
+        let journal = journals(data.path()).pop().expect("a journal");
+        let journal = journal.to_str().expect("utf-8");
+        let (replayed, _, code) = run(data.path(), &["replay", journal], "");
+        assert_eq!(code, 0);
+        assert_eq!(replayed, original, "{args:?}");
+        // Gone: the game opened is in the journal.
+        std::fs::remove_file(&save).expect("the save removed");
+        let (replayed, warnings, code) = run(data.path(), &["replay", journal], "");
+        assert_eq!(code, 0, "{warnings}");
+        assert_eq!(replayed, original, "{args:?}");
+        let (resumed, warnings, code) =
+            run(data.path(), &["play", "--resume", journal], ":log 2\n");
+        assert_eq!(code, 0, "{warnings}");
+        let last_roll = original
+            .lines()
+            .rfind(|l| l.starts_with("  3d6: "))
+            .expect("a roll");
+        assert!(resumed.contains(last_roll), "{resumed}");
+    }
 }

@@ -139,13 +139,14 @@ fn dismounting_takes_a_turn_and_leaves_an_infantryman() {
     ]);
 }
 
-// Guards "without being attacked": an attack on a horseman who is dismounting stops it.
+// Guards "without being attacked": an attack on a horseman who is dismounting stops it. The
+// raider's base touches the horse's head.
 #[test]
 fn attack_interrupts_a_dismount() {
     let out = play_scenario(
         &MOUNTS.replace(
             "      - { id: chariot, type: chariot, at: [20, 22], facing: 180 }\n",
-            "      - { id: chariot, type: chariot, at: [20, 22], facing: 180 }\n      - { id: raider, type: light_infantry, at: [30, 7], facing: 180, stats: { attack: 0 } }\n",
+            "      - { id: chariot, type: chariot, at: [20, 22], facing: 180 }\n      - { id: raider, type: light_infantry, at: [30, 7.35], facing: 180, stats: { attack: 0 } }\n",
         ),
         "1",
         "dismount eques\nend_turn\nmelee raider eques\nend_turn\nprint(unit(\"eques\").stat(\"mounted\"))\n",

@@ -352,3 +352,166 @@ fn options_that_mean_nothing_here_are_refused() {
     // Ace to 6 of each suit pass: 24 of 54 cards.
     .stdout_has(&["4/9"]);
 }
+
+// ---- Cards in exact odds -----------------------------------------------------------------
+
+/// Verbs that flip cards from the `orders` deck, tagging `viking_1` with what they found.
+const FLIPS: &str = r#"
+/// Passes on a 6 or less, or a face card.
+fn flip_check() {
+    let c = deck("orders").draw();
+    if c.rank <= 6 || c.is_face { unit("viking_1").tag("passed"); }
+}
+/// Two cards, without putting the first back: both red?
+fn flip_two() {
+    let cards = [deck("orders").draw(), deck("orders").draw()];
+    if cards[0].is_red && cards[1].is_red { unit("viking_1").tag("both red"); }
+}
+/// Reshuffles the discards when the pile is empty, then draws: an ace?
+fn flip_or_reshuffle() {
+    let d = deck("orders");
+    if d.count == 0 { d.reshuffle(); }
+    if d.draw().is_ace { unit("viking_1").tag("ace"); }
+}
+/// Looks at the top card first.
+fn peek_then_flip() {
+    let d = deck("orders");
+    if d.peek().is_ace { unit("viking_1").tag("saw an ace"); }
+    d.draw();
+}
+"#;
+
+fn card_odds(session: &mut sandtable::session::Session, line: &str) -> ActionOdds {
+    sandtable::analysis::action_odds::action_odds(session, line, Default::default()).unwrap()
+}
+
+use sandtable::analysis::action_odds::ActionOdds;
+
+// Soldiers in Time decides activations by flipping a card "from the deck as it stands": a card
+// drawn during the exact walk is a wheel over the pile's cards, so a full deck gives 36/52.
+// (The walk gave up to an estimate on any card.)
+#[test]
+fn a_card_from_a_full_deck_passing_on_six_or_less_or_a_face_is_9_in_13() {
+    let (_ws, mut session) = session_with_rule(FLIPS);
+    let _ = session
+        .eval("t", "new_deck(\"orders\", \"standard\").shuffle();")
+        .unwrap();
+    let odds = card_odds(&mut session, "flip_check");
+    assert_eq!(odds.estimated_because, None);
+    assert_eq!(exact_chance(&odds, "viking_1 passed"), "9/13");
+    assert_eq!(odds.plays, 52);
+    assert!(
+        odds.render("flip_check")
+            .contains("exact, over 52 branches of the dice and cards")
+    );
+}
+
+// The deck as it stands: with A to 10 of spades drawn, 42 cards are left, of which the three
+// spade faces and 9 of each other suit pass: 30/42 = 5/7.
+#[test]
+fn a_card_after_ten_known_cards_are_drawn_is_worked_from_the_42_left() {
+    let (_ws, mut session) = session_with_rule(FLIPS);
+    let _ = session
+        .eval(
+            "t",
+            "let d = new_deck(\"orders\", \"standard\"); d.draw(10); d.shuffle();",
+        )
+        .unwrap();
+    let odds = card_odds(&mut session, "flip_check");
+    assert_eq!(exact_chance(&odds, "viking_1 passed"), "5/7");
+    assert_eq!(odds.plays, 42);
+}
+
+// Two cards without replacement: 26/52 x 25/51 = 25/102 that both are red.
+#[test]
+fn two_cards_drawn_without_replacement_give_the_hand_worked_fraction() {
+    let (_ws, mut session) = session_with_rule(FLIPS);
+    let _ = session
+        .eval("t", "new_deck(\"orders\", \"standard\").shuffle();")
+        .unwrap();
+    let odds = card_odds(&mut session, "flip_two");
+    assert_eq!(exact_chance(&odds, "viking_1 both red"), "25/102");
+    assert_eq!(odds.plays, 52 * 51);
+}
+
+// A script that reshuffles the discards into an empty pile stays exact: the shuffle draws
+// nothing from the generator during the walk, and the draw after it is a wheel over the pile
+// as it then stands. With A, 2 and 3 of spades all discarded, an ace is 1 in 3.
+#[test]
+fn a_draw_from_an_empty_pile_the_script_reshuffles_stays_exact() {
+    let (_ws, mut session) = session_with_rule(FLIPS);
+    let _ = session
+        .eval(
+            "t",
+            "let d = new_deck(\"orders\", \"AS 2S 3S\"); for c in d.draw(3) { d.discard(c); } d.shuffle();",
+        )
+        .unwrap();
+    let odds = card_odds(&mut session, "flip_or_reshuffle");
+    assert_eq!(odds.estimated_because, None);
+    assert_eq!(exact_chance(&odds, "viking_1 ace"), "1/3");
+    // The game is as it was: the pile still empty, the three cards still discarded.
+    let state = session.state();
+    assert_eq!(
+        (
+            state.decks["orders"].len(),
+            state.decks["orders"].discard_count()
+        ),
+        (0, 3)
+    );
+}
+
+// A deck in a known order (made, never shuffled) is drawn from the top, as at the table: the
+// first card of a new deck is the ace of spades, for certain.
+#[test]
+fn a_deck_never_shuffled_is_drawn_from_the_top() {
+    let (_ws, mut session) = session_with_rule(FLIPS);
+    let _ = session
+        .eval("t", "new_deck(\"orders\", \"standard\");")
+        .unwrap();
+    let odds = card_odds(&mut session, "flip_or_reshuffle");
+    assert_eq!(exact_chance(&odds, "viking_1 ace"), "1/1");
+}
+
+// A script that looks at a shuffled pile's order knows more than the walk can: an estimate.
+#[test]
+fn peeking_at_a_shuffled_pile_gives_an_estimate() {
+    let (_ws, mut session) = session_with_rule(FLIPS);
+    let _ = session
+        .eval("t", "new_deck(\"orders\", \"standard\").shuffle();")
+        .unwrap();
+    let budget = sandtable::analysis::action_odds::OddsBudget {
+        runs: 100,
+        ..Default::default()
+    };
+    let odds =
+        sandtable::analysis::action_odds::action_odds(&mut session, "peek_then_flip", budget)
+            .unwrap();
+    let why = odds.estimated_because.as_deref().expect("an estimate");
+    assert_eq!(
+        why,
+        "the scripts look at the order of a shuffled pile (`peek`)"
+    );
+}
+
+// `sandtable odds --action` says exact for an action that flips a card.
+#[test]
+fn odds_of_an_action_that_flips_a_card_are_exact_on_the_command_line() {
+    let ws = common::Workspace::new();
+    ws.write(
+        "rule.rhai",
+        &format!("new_deck(\"orders\", \"standard\").shuffle();\n{FLIPS}"),
+    );
+    ws.sandtable(
+        &[
+            "--json",
+            "odds",
+            "--action",
+            "flip_check",
+            "--with",
+            "rule.rhai",
+        ],
+        None,
+    )
+    .expect_code(0)
+    .stdout_has(&[r#""exact":true"#, r#""fraction":"9/13""#]);
+}

@@ -857,9 +857,9 @@ proptest! {
         lines in prop::collection::vec(journal_line(), 1..10),
     ) {
         let dir = tempfile::tempdir().expect("a temporary folder");
-        // Saved first: an `:open` of a file the session saves only later would open, in the
-        // replay, what it saved later (see docs/prompt.md).
-        let mut input = format!(":save game.json\n{}", lines.join("\n"));
+        // An `:open` before the first `:save` fails, in the session and in the replay; one
+        // after it opens, in the replay, the game the journal recorded.
+        let mut input = lines.join("\n");
         input.push_str("\n:log 1000\n:units\n");
         let seed = seed.to_string();
         let played = binary(dir.path(), &["play", "--seed", &seed], &input);
@@ -896,9 +896,10 @@ proptest! {
         let two = sandtable::analysis::sim::simulate(&project, &scenario, runs, seed, 2, &[], &|_| {});
         match (one, two) {
             (Ok(one), Ok(two)) => prop_assert_eq!(one, two),
-            // A battle stopped for running past its wall-clock budget (2 s a call): on an
-            // overloaded machine (a soak found one at a load of 16 on two cores) it says
-            // nothing about threads.
+            // A battle stopped for running past its time budget (2 s of processor time a
+            // call, 10 s by the clock): on an overloaded machine (a soak found one at a load
+            // of 16 on two cores, when the budget was kept by the clock) it says nothing
+            // about threads.
             (Err(sandtable::Error::SimStopped { .. }), _)
             | (_, Err(sandtable::Error::SimStopped { .. })) => {}
             (one, two) => prop_assert_eq!(format!("{one:?}"), format!("{two:?}")),

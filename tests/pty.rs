@@ -169,6 +169,69 @@ fn leaving_unsaved_changes_asks_first() {
     assert!(!screen.contains(LEAVE), "{screen}");
 }
 
+// Guards throwing a game away by mistake: `:open` and `:load` replaced a game with unsaved
+// changes without a word, where `:quit` asks. At a terminal they ask as `:quit` does: no (the
+// default) keeps the game, yes replaces it; a game with nothing unsaved is replaced at once.
+#[test]
+fn opening_or_loading_over_unsaved_changes_asks_first() {
+    const OPEN: &str =
+        "the game has changes since it was last saved; open the other game anyway? [y/N] ";
+    const LOAD: &str =
+        "the game has changes since it was last saved; start a new game anyway? [y/N] ";
+    let load = format!(
+        ":load {}\n",
+        common::project_file("scenarios/romans_vs_vikings.yaml")
+    );
+    let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
+        return;
+    };
+    pty.expect(PROMPT);
+    pty.keys(":save game.json\n");
+    pty.expect("saved to game.json");
+    pty.expect(PROMPT);
+    pty.keys("roll 1d6\n");
+    pty.expect("1d6: ");
+    pty.expect(PROMPT);
+    pty.keys(":open game.json\n");
+    pty.expect(OPEN);
+    // Enter is no: the roll is still there.
+    pty.keys("\n");
+    pty.expect(PROMPT);
+    pty.keys(&load);
+    pty.expect(LOAD);
+    pty.keys("n\n");
+    pty.expect(PROMPT);
+    pty.keys(":log 1\n");
+    pty.expect("1d6: ");
+    pty.expect(PROMPT);
+    pty.keys(&load);
+    pty.expect(LOAD);
+    pty.keys("y\n");
+    pty.expect(PROMPT);
+    // A new game: nothing unsaved, so `:open` asks nothing.
+    pty.keys(":open game.json\n");
+    pty.expect("opened game.json: turn 1, vikings to play");
+    pty.expect(PROMPT);
+    pty.keys("roll 2d6\n");
+    pty.expect("2d6: ");
+    pty.expect(PROMPT);
+    pty.keys(":open game.json\n");
+    pty.expect(OPEN);
+    pty.keys("y\n");
+    pty.expect("opened game.json: turn 1, vikings to play");
+    pty.expect(PROMPT);
+    pty.keys(":log 1\n");
+    pty.expect(PROMPT);
+    pty.keys(":quit\n");
+    let screen = pty.finish();
+    assert_eq!(screen.matches(OPEN).count(), 2, "{screen}");
+    assert_eq!(screen.matches(LOAD).count(), 2, "{screen}");
+    assert!(!screen.contains(LEAVE), "{screen}");
+    // The game opened last is the one saved first: its log ends with the scenario's start.
+    let after = screen.rsplit(":log 1").next().expect("the last `:log`");
+    assert!(!after.contains("d6: "), "{screen}");
+}
+
 // Guards hearing of an edit at once: a script saved while the prompt waited was noticed
 // only when the next line was entered. Now, within a second, the prompt says that the new
 // rules take effect from the next line, or shows why they do not compile; the reload itself
@@ -193,7 +256,7 @@ fn an_edit_is_announced_while_the_prompt_waits() {
     let broken = "house.rhai changed, but the old rules stay in force:";
     assert!(pty.shows_within(broken, soon), "{}", pty.screen());
     assert!(
-        pty.shows_within("Expecting ')' to close the parameters list", soon),
+        pty.shows_within("expected `)` to close the parameters list", soon),
         "{}",
         pty.screen()
     );

@@ -226,7 +226,7 @@ fn edited_script_takes_effect_at_the_next_action() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("Expecting ')' to close the parameters list"),
+        stderr.contains("expected `)` to close the parameters list"),
         "{stderr}"
     );
 }
@@ -281,6 +281,59 @@ fn manual_dice_without_an_answer_change_nothing() {
     out.expect_code(1)
         .stderr_has(&["the input ended before the dice were given"]);
     out.stdout_lacks("is removed");
+}
+
+// Guards `:cards manual`: each card the rules draw, and each `draw` typed at the prompt, is
+// asked for, checked against the pile as it stands (a card already drawn, or not a card, is
+// refused and asked again), taken out of the pile and logged; `peek` at a shuffled pile is
+// refused, since its order is at the table; `:cards auto` draws from the top again.
+#[test]
+fn manual_cards_are_asked_for_checked_and_taken_from_the_pile() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(concat!(
+            ":cards manual\n",
+            "let d = new_deck(\"orders\", \"standard\"); d.shuffle();\n",
+            "print(d.draw())\n",
+            "7h\n",
+            "d.draw(2)\n",
+            "QS 7H\n",
+            "ZZ\n",
+            "3C\n",
+            "d.peek()\n",
+            "draw orders 1\n",
+            "KD\n",
+            "print(d.count)\n",
+            ":cards auto\n",
+            "draw orders 1\n",
+        )),
+    );
+    out.expect_code(1).stdout_has(&[
+        "cards: manual. Draw your cards when asked and type what they are.\n",
+        "draw a card from the orders deck (52 in the pile): a card such as 7H, QS, JOKER: 7h\n  drew 7♥ from the orders deck\n7♥\n",
+        "draw card 1 of 2 from the orders deck (51 in the pile): a card such as 7H, QS, JOKER: QS 7H\n",
+        "`7♥` is not in the draw pile of the `orders` deck: drawn already, or not in this deck; draw card 2 of 2 from the orders deck (50 in the pile): a card such as 7H, QS, JOKER: ZZ\n",
+        "unknown card `ZZ`: write a rank (A, 2-10, J, Q, K) then a suit (S, H, D, C), or JOKER; draw card 2 of 2",
+        "  drew Q♠ 3♣ from the orders deck\n",
+        "draw a card from the orders deck (49 in the pile): a card such as 7H, QS, JOKER: KD\n  drew K♦ from the orders deck\n",
+        "> print(d.count)\n48\n",
+        "cards: automatic\n",
+    ]);
+    out.stderr_has(&[
+        "the `orders` deck is shuffled at the table (`:cards manual`): the rules cannot peek at its order here",
+    ]);
+}
+
+// Guards that the end of input while a card is awaited fails the draw cleanly.
+#[test]
+fn manual_cards_without_an_answer_change_nothing() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(":cards manual\nnew_deck(\"orders\", \"standard\");\ndraw orders 2\n"),
+    );
+    out.expect_code(1)
+        .stderr_has(&["the input ended before the cards were given"]);
+    out.stdout_lacks("drew");
 }
 
 // Guards a whole game played through the prompt from a script of lines: the policy plays
@@ -351,7 +404,8 @@ fn run_watch_reruns_when_the_batch_file_changes() {
 }
 
 /// A scenario with more Romans than there are capitals, and two Vikings in one cell of
-/// `:map`.
+/// `:map` (a cell is 2/3" wide and 4/3" tall here: one stands just north of the other, the
+/// 1.2" bases touching).
 const CROWD: &str = "name: A crowd
 ruleset: playmobil
 table: { width: 48, depth: 36 }
@@ -366,7 +420,8 @@ sides:
     name: The Vikings
     edge: north
     units:
-      - { id: viking, type: heavy_infantry, count: 2, at: [20.3, 30], facing: 180, spacing: 0.1 }
+      - { id: viking_1, type: heavy_infantry, at: [20.3, 30.6], facing: 180 }
+      - { id: viking_2, type: heavy_infantry, at: [20.3, 29.4], facing: 180 }
 ";
 
 // Guards telling figures apart on `:map`: every figure of a side was the same letter. Each
@@ -452,4 +507,12 @@ fn a_quote_inside_rhai_is_rhai_not_a_word() {
         "{}",
         out.stderr
     );
+}
+
+// A batch has no players to ask: `:cards` there is an error, as `:dice` is.
+#[test]
+fn a_batch_refuses_manual_cards() {
+    sandtable(&["run", "-", "--seed", "3"], Some(":cards manual\n"))
+        .expect_code(1)
+        .stderr_has(&["`:cards` needs players at the prompt: a batch file draws its cards"]);
 }

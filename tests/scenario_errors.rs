@@ -414,6 +414,93 @@ fn unit_off_the_table_is_located() {
     );
 }
 
+// Guards overlapping units: two shipped scenarios stood a general on a figure's base. The
+// second unit is pointed at, both are named with where they stand, and how far they overlap.
+#[test]
+fn overlapping_units_are_located() {
+    check_fails_at(
+        "overlap.yaml",
+        &base_with("at: [10, 13]", "at: [10.5, 10.5]"),
+        12,
+        49,
+        &[
+            "`viking` at (10.5, 10.5) overlaps `legionary` at (10, 10) by 0.49\": bases may touch but not overlap",
+            "overlaps `legionary`",
+            "move one of them",
+        ],
+    );
+}
+
+// Guards that bases in contact are not an overlap: touching exactly (1.2" round bases 1.2"
+// apart), within the contact tolerance (0.05" into each other), and rectangles turned about
+// and standing front to front.
+#[test]
+fn touching_units_are_not_overlapping() {
+    for (at, base) in [
+        ("[11.2, 10]", ""),
+        ("[11.15, 10]", ""),
+        ("[10, 11]", ", base: { width: 2, depth: 1 }, facing: 180"),
+    ] {
+        let ws = Workspace::new();
+        let unit = format!("{{ id: viking, type: heavy_infantry, at: {at}{base} }}");
+        let yaml = base_with("{ id: viking, type: heavy_infantry, at: [10, 13] }", &unit);
+        let yaml = if base.is_empty() {
+            yaml
+        } else {
+            yaml.replace(
+                "at: [10, 10] }",
+                "at: [10, 10], base: { width: 2, depth: 1 } }",
+            )
+        };
+        ws.write("touch.yaml", &yaml);
+        let out = ws.sandtable(&["check", "touch.yaml"], None);
+        assert_eq!(out.code, 0, "{unit}:\n{}", out.stderr);
+    }
+}
+
+// Guards rows made by `count` whose spacing is less than their bases: the entry is pointed
+// at once, not once for each unit, with the spacing it needs.
+#[test]
+fn overlapping_units_of_one_entry_are_located() {
+    check_fails_at(
+        "row.yaml",
+        &base_with("at: [10, 10] }", "at: [10, 10], count: 3, spacing: 1 }"),
+        8,
+        52,
+        &[
+            "`legionary_2` at (11, 10) overlaps `legionary_1` at (10, 10) by 0.2\"",
+            "the units of this entry stand 1\" apart: give it a `spacing` of at least its base's width (1.2\")",
+        ],
+    );
+}
+
+// Guards the cost of the overlap check: 5,000 units, the most a scenario may have (4,999 in
+// rows of touching bases, and one more), are measured against their neighbours, and the
+// scenario loads.
+#[test]
+fn a_scenario_of_the_most_units_in_touching_rows_loads() {
+    let ws = Workspace::new();
+    let rows: String = (0..5)
+        .map(|i| {
+            let count = if i == 4 { 999 } else { 1000 };
+            format!("      - {{ id: r{i}, type: heavy_infantry, count: {count}, at: [1, {}], spacing: 1.2 }}\n", 1 + i * 2)
+        })
+        .collect();
+    ws.write(
+        "rows.yaml",
+        &format!(
+            "name: rows\nruleset: playmobil\ntable: {{ width: 1202, depth: 36 }}\nsides:\n  - id: a\n    edge: south\n    units:\n{rows}  - id: b\n    edge: north\n    units:\n      - {{ id: v, type: heavy_infantry, at: [10, 30] }}\n"
+        ),
+    );
+    let out = ws.sandtable(&["check", "rows.yaml"], None);
+    out.expect_code(0);
+    assert!(
+        out.stdout.contains("ok   rows.yaml (scenario, 5000 units)"),
+        "{}",
+        out.stdout
+    );
+}
+
 // Guards ids that cannot be typed at the prompt.
 #[test]
 fn unusable_unit_id_is_located() {

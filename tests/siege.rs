@@ -162,14 +162,14 @@ fn walls_are_battered_by_rams_and_refuse_men() {
 
 // Guards "To destroy a siege engine you need to hit it with artillery": a man's blow at an
 // engine is refused and the engine stands (a light infantryman destroyed a ladder every
-// time, a tower 58% and a ram 42% of the time).
+// time, a tower 58% and a ram 42% of the time). Each man's base touches his engine's.
 #[test]
 fn no_melee_blow_destroys_a_siege_engine() {
     let scenario = SIEGE.replace(
         "      - { id: scorpion, type: artillery, at: [30, 30], facing: 180 }\n",
         "      - { id: scorpion, type: artillery, at: [30, 30], facing: 180 }\n      \
-         - { id: axeman, type: light_infantry, at: [30, 12], facing: 180 }\n      \
-         - { id: axeman_2, type: light_infantry, at: [10, 8], facing: 0 }\n",
+         - { id: axeman, type: light_infantry, at: [30, 13.1], facing: 180 }\n      \
+         - { id: axeman_2, type: light_infantry, at: [10, 6.9], facing: 0 }\n",
     );
     for engine in ["ladder", "ram"] {
         let man = if engine == "ladder" {
@@ -206,14 +206,15 @@ fn a_flaming_arrow_kills_no_engine_as_its_second_man() {
 }
 
 // Guards "Walls may only be attacked by artillery (or another siege engine, eg. a battering
-// ram)" for a chariot's two-man strike, which skipped the check `melee` makes.
+// ram)" for a chariot's two-man strike, which skipped the check `melee` makes. The chariot's
+// front touches the wall, and its flank is beside the ram.
 #[test]
 fn a_chariot_strikes_no_wall() {
     let scenario = SIEGE
         .replace(
             "      - { id: ladder, type: ladder, at: [30, 10] }\n",
             "      - { id: ladder, type: ladder, at: [30, 10] }\n      \
-         - { id: chariot, type: chariot, at: [12, 12.5] }\n",
+         - { id: chariot, type: chariot, at: [12.3, 11.5] }\n",
         )
         .replace(
             "      - { id: wall, type: wall, at: [10, 14], facing: 180 }\n",

@@ -1,18 +1,26 @@
 //! The odds of a rules action: the real ruleset and ability scripts played over every outcome
-//! of every die they roll, each branch weighted by its probability.
+//! of every die they roll and every card they draw, each branch weighted by its probability.
 //!
 //! The action is played again and again on a throwaway copy of the game
 //! ([`Session::hypothetically`]). Dice faces come from an odometer over the dice the scripts
 //! ask for: the first play rolls all ones, each next play turns the last die that can still
 //! turn and drops the dice after it, so a branch that rolls fewer dice (a reroll not taken) is
-//! walked once, with its own weight. A branch's weight is the product of `1/sides` over its
-//! dice. Branches are grouped by what the action did to the units (who was removed, who took
-//! hits, who gained or lost a status).
+//! walked once, with its own weight. A card drawn from a shuffled pile of n cards is one more
+//! wheel of n positions: position k takes the k-th card of the pile as it stands (the pile's
+//! order is hidden, so each card left is as likely as another), and draws nest as dice do. A
+//! branch's weight is the product of `1/sides` over its wheels. Branches are grouped by what
+//! the action did to the units (who was removed, who took hits, who gained or lost a status).
 //!
-//! When the tree has more branches than the budget, or the scripts draw on the generator for
-//! something other than dice (cards, scatter), exact enumeration is impossible or too slow:
-//! the action is then played `runs` times on seeded streams and the result is a Monte Carlo
-//! estimate with a 95% interval.
+//! Shuffles and reshuffles inside the action draw nothing from the generator during the walk:
+//! every card drawn after them is a wheel over the pile as it then stands, which is what a
+//! fair shuffle gives, so they stay exact. A pile made in a known order and never shuffled
+//! (a new deck, a scenario's unshuffled deck) is drawn from the top, as at the table.
+//!
+//! When the tree has more branches than the budget, when the scripts look at a shuffled
+//! pile's order (`peek`), or when they draw on the generator for something other than dice
+//! and cards (scatter), exact enumeration is impossible or too slow: the action is then
+//! played `runs` times on seeded streams and the result is a Monte Carlo estimate with a 95%
+//! interval.
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -64,6 +72,8 @@ pub struct ActionOdds {
     pub estimated_because: Option<String>,
     /// The seed of an estimate's runs, to repeat it (`--seed`).
     pub seed: Option<u64>,
+    /// Whether the exact walk drew cards (its branches are of the dice and cards).
+    pub drew_cards: bool,
 }
 
 pub use crate::limits::MAX_BRANCH_DICE;
@@ -144,9 +154,12 @@ pub enum GiveUp {
         "a branch rolls more than {MAX_BRANCH_DICE} dice (a reroll or an explosion that can go on)"
     )]
     EndlessDice,
-    /// The scripts shuffle, draw or scatter.
-    #[error("the scripts draw on the generator for more than dice (cards, scatter)")]
+    /// The scripts scatter, or draw other numbers from the generator.
+    #[error("the scripts draw on the generator for more than dice and cards (scatter)")]
     MoreThanDice,
+    /// The scripts look at a shuffled pile's order.
+    #[error("the scripts look at the order of a shuffled pile (`peek`)")]
+    PeekedAtCards,
     /// A branch's weight does not fit a fraction.
     #[error("a branch rolls too many dice to weigh exactly")]
     TooManyDice,
@@ -167,13 +180,14 @@ fn exact(
     let path: Rc<RefCell<Vec<(u32, u32)>>> = Rc::default();
     let pos: Rc<Cell<usize>> = Rc::default();
     let too_many_dice: Rc<Cell<bool>> = Rc::default();
+    let drew_cards: Rc<Cell<bool>> = Rc::default();
     let mut totals: BTreeMap<Vec<String>, Fraction> = BTreeMap::new();
     // The first refusal met, given as the error if every branch is refused alike.
     let mut refusal: Option<Error> = None;
     let mut plays = 0u64;
     loop {
         pos.set(0);
-        let feed = {
+        let wheel = {
             let path = path.clone();
             let pos = pos.clone();
             let too_many_dice = too_many_dice.clone();
@@ -197,11 +211,19 @@ fn exact(
                 p[i].0
             })
         };
-        let (result, used_rng) = session.hypothetically(|s| {
-            s.set_face_feed(Some(feed));
+        // One odometer for dice and cards alike, in the order the scripts ask.
+        let wheel: Rc<RefCell<crate::script::api::FaceFeed>> = Rc::new(RefCell::new(wheel));
+        let (dice, cards) = (wheel.clone(), wheel);
+        let drew = drew_cards.clone();
+        let (result, used_rng, peeked) = session.hypothetically(|s| {
+            s.set_face_feed(Some(Box::new(move |sides| (dice.borrow_mut())(sides))));
+            s.set_card_feed(Some(Box::new(move |n| {
+                drew.set(true);
+                (cards.borrow_mut())(n)
+            })));
             let before = s.state().rng.word_pos();
             let result = play(s, line);
-            (result, s.state().rng.word_pos() != before)
+            (result, s.state().rng.word_pos() != before, s.cards_peeked())
         });
         if too_many_dice.get() {
             return Ok(Err(GiveUp::EndlessDice));
@@ -220,6 +242,9 @@ fn exact(
         };
         if used_rng {
             return Ok(Err(GiveUp::MoreThanDice));
+        }
+        if peeked {
+            return Ok(Err(GiveUp::PeekedAtCards));
         }
         plays += 1;
         // This branch's dice are the path up to where it stopped.
@@ -260,7 +285,9 @@ fn exact(
         .into_iter()
         .map(|(k, f)| (k, Chance::Exact(f)))
         .collect();
-    Ok(Ok(ActionOdds::new(outcomes, plays, None, None)))
+    let mut odds = ActionOdds::new(outcomes, plays, None, None);
+    odds.drew_cards = drew_cards.get();
+    Ok(Ok(odds))
 }
 
 /// The refusal to report as the answer when the one result is a refusal: every branch (or
@@ -395,6 +422,7 @@ impl ActionOdds {
             plays,
             estimated_because,
             seed,
+            drew_cards: false,
         }
     }
 
@@ -404,8 +432,9 @@ impl ActionOdds {
             // One branch: no dice are rolled (or only dice with one face).
             None if self.plays == 1 => format!("odds of `{line}`: certain, no dice decide it\n"),
             None => format!(
-                "odds of `{line}`: exact, over {} branches of the dice\n",
-                self.plays
+                "odds of `{line}`: exact, over {} branches of the dice{}\n",
+                self.plays,
+                if self.drew_cards { " and cards" } else { "" }
             ),
             Some(why) => format!(
                 "odds of `{line}`: estimated from {} runs on seed {}, because {why}\n",

@@ -35,14 +35,17 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
     ),
     (":log", "the last events again (`:log N`, 20 by default)"),
     (":save", "save the whole game to a file: `:save game.json`"),
-    (":open", "continue a saved game: `:open game.json`"),
+    (
+        ":open",
+        "continue a saved game: `:open game.json`; asks first if the game has changed since it was saved",
+    ),
     (
         ":reload",
         "reload the ruleset, ability and house-rule scripts from disk, keeping the game",
     ),
     (
         ":load",
-        "start a new game of a scenario: `:load scenarios/hoplites_vs_persians.yaml`",
+        "start a new game of a scenario: `:load scenarios/hoplites_vs_persians.yaml`; asks first if the game has changed since it was saved",
     ),
     (
         ":map",
@@ -51,6 +54,10 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
     (
         ":dice",
         "`:dice manual`: you roll real dice and type them in when the rules ask; `:dice auto` again",
+    ),
+    (
+        ":cards",
+        "`:cards manual`: you draw real cards and type them in when the rules draw (and at `draw`); `:cards auto` again",
     ),
     (
         ":odds",
@@ -84,6 +91,23 @@ pub fn is_quit(line: &str) -> bool {
         .is_some_and(|w| QUIT.contains(&w))
 }
 
+/// If a line replaces the game (`:open FILE`, `:load FILE`), the question to ask before it
+/// throws away unsaved changes, as `:quit` asks before it leaves.
+pub fn replaces_game(line: &str) -> Option<&'static str> {
+    let mut words = line.split_whitespace();
+    let command = words.next()?;
+    words.next()?;
+    match command {
+        ":open" => {
+            Some("the game has changes since it was last saved; open the other game anyway? [y/N] ")
+        }
+        ":load" => {
+            Some("the game has changes since it was last saved; start a new game anyway? [y/N] ")
+        }
+        _ => None,
+    }
+}
+
 /// What a line asks the front end to do after it has been carried out.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
@@ -99,6 +123,8 @@ pub enum Reply {
     Open(std::path::PathBuf),
     /// Dice from the players (`true`) or from the generator.
     Dice(bool),
+    /// Cards from the players (`true`) or from the top of the pile.
+    Cards(bool),
     /// A line that writes a file, replayed: what it showed when it was played, and the file
     /// it did not write this time.
     Unwritten {
@@ -183,6 +209,37 @@ fn file_arg<'a>(parsed: &Parsed, ws: &'a [Word], usage: &str) -> Result<&'a Word
     }
 }
 
+/// The file a line names (`:with FILE`). In a replay it must lie in the project, or the
+/// line is refused unread: a journal may be a stranger's, and its lines name what they like.
+fn named_file(
+    session: &Session,
+    parsed: &Parsed,
+    w: &Word,
+    mode: Mode,
+) -> Result<std::path::PathBuf, Error> {
+    let path = std::path::PathBuf::from(&w.text);
+    if mode == Mode::Play {
+        return Ok(path);
+    }
+    let root = session.project().root();
+    let inside = crate::game::confine::relative_to(&path, root)
+        .is_some_and(|rel| crate::game::confine::inside(root, &rel).is_ok());
+    if inside {
+        return Ok(path);
+    }
+    Err(Error::NotRead(Box::new(parsed.error_at(
+        w.start,
+        w.len,
+        format!(
+            "`{}` is not a file of the project `{}`: a replayed line reads nothing else, so it was not read",
+            w.text,
+            root.display()
+        ),
+        "this file",
+        Some("replay the journal in the project it was played in (or give that folder with `--project`), with the files it names inside it".into()),
+    ))))
+}
+
 fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Result<Reply, Error> {
     let line = parsed.text.as_str();
     let name = ws[0].text.as_str();
@@ -243,7 +300,12 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
         }
         ":open" => {
             let w = file_arg(parsed, ws, "`:open` needs a file: `:open game.json`")?;
-            Ok(Reply::Open(std::path::PathBuf::from(&w.text)))
+            let path = std::path::PathBuf::from(&w.text);
+            // A game the journal recorded, or a save the replay did not write, is not read.
+            if session.replay_knows(&path) {
+                return Ok(Reply::Open(path));
+            }
+            Ok(Reply::Open(named_file(session, parsed, w, mode)?))
         }
         ":reload" => Ok(Reply::Text(session.reload()?)),
         ":with" => {
@@ -253,7 +315,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
                 "`:with` needs a house rule file: `:with house/vikings_in_wood.rhai`",
             )?;
             // The game's log says it (`house rule ... in force`).
-            session.add_house_rule(std::path::Path::new(&w.text))?;
+            session.add_house_rule(&named_file(session, parsed, w, mode)?)?;
             Ok(Reply::Done)
         }
         ":without" => {
@@ -278,11 +340,24 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
                 None,
             )),
         },
+        ":cards" => match ws.get(1).map(|w| w.text.as_str()) {
+            Some("manual") => Ok(Reply::Cards(true)),
+            Some("auto") => Ok(Reply::Cards(false)),
+            _ => Err(parsed.error_at(
+                ws[0].start,
+                line.chars().count() - ws[0].start,
+                "write `:cards manual` or `:cards auto`".into(),
+                "here",
+                None,
+            )),
+        },
         ":load" => {
             let w = file_arg(parsed, ws, "`:load` needs a scenario file")?;
             let project = session.project().clone();
-            let scenario =
-                crate::game::scenario::Scenario::load(&project, std::path::Path::new(&w.text))?;
+            let scenario = crate::game::scenario::Scenario::load(
+                &project,
+                &named_file(session, parsed, w, mode)?,
+            )?;
             let seed = scenario.seed.unwrap_or_else(|| session.state().rng.seed());
             let mut fresh = Session::new(&project, scenario, seed)?;
             session.hand_over_unwritten(&mut fresh);

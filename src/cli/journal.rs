@@ -6,9 +6,21 @@
 //! `play --resume` continues a session that crashed or was killed by replaying its lines;
 //! `sandtable replay JOURNAL` reproduces a session and warns when a script has changed.
 //!
-//! Paths are stored so that they mean the same from any folder: the header's absolute (the
-//! real paths, symlinks resolved), and a file fingerprinted by its name ([`name_of`]): its
-//! real path relative to the project folder, or absolute outside it.
+//! A journal is shared between strangers like a save, so it names files as a save does:
+//! relative to the project ([`name_of`]: the real path, symlinks resolved, relative to the
+//! project folder; absolute only for a file outside it). The project, not the journal's
+//! folder: journals are written in the data folder, away from the games, and the project
+//! (its `scripts/` and `scenarios/`) is what both players have, so a group swaps a project
+//! folder, or a scenario to put in theirs, with the journal, and replays it there.
+//!
+//! A replay or resume reads only files of the project it runs in (found as usual:
+//! `--project`, `SANDTABLE_HOME`, the current folder and its parents), by the rule of
+//! `game::confine`: a name that is absolute, climbs with `..` or leads out through a symlink
+//! is refused unread, naming the journal, its line and the path. An absolute name lying
+//! inside the project is taken (journals of format 2 and before named every file so): a
+//! player's own journals still replay, a stranger's naming `/etc/passwd` does not. The game
+//! a session opened (`play --open`, `:open`) is recorded in the journal as it was opened, so
+//! that a replay opens that game, not whatever the file holds by then.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -17,10 +29,14 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, read_file};
-use crate::session::Session;
+use crate::game::confine::{self, Refused};
+use crate::game::project::Project;
+use crate::game::save::SavedGame;
+use crate::session::{RecordedOpen, Session};
 
-/// The journal format's version: 2 added hot reloads and the scripts read mid-session.
-pub const FORMAT: u32 = 2;
+/// The journal format's version: 2 added hot reloads and the scripts read mid-session; 3
+/// names files relative to the project and records the games opened.
+pub const FORMAT: u32 = 3;
 
 /// Fingerprints of files, by name ([`name_of`]).
 pub type Fingerprints = BTreeMap<String, String>;
@@ -28,8 +44,16 @@ pub type Fingerprints = BTreeMap<String, String>;
 /// What a journal holds after its header, in order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
-    /// A line entered, with the dice typed in for it.
+    /// A line entered, with the dice and cards typed in for it (one queue of answers).
     Line(String, Vec<String>),
+    /// The game the next line (an `:open`) opened, as it was opened, and the journal's line
+    /// that records it (it follows the `:open` in the journal, and precedes it here).
+    Opened {
+        /// The journal's line.
+        line: usize,
+        /// The game.
+        save: Box<SavedGame>,
+    },
     /// A hot reload before the next line: the files noticed changed, as its notice named
     /// them (the scenario by its absolute path).
     Reload(Vec<PathBuf>),
@@ -49,12 +73,19 @@ pub enum Item {
 pub struct Header {
     /// The format.
     pub journal: u32,
-    /// The project folder (absolute).
-    pub project: PathBuf,
-    /// The scenario started from, or
+    /// The project folder, absolute (format 2 and before; a replay uses the project it runs
+    /// in, and format 3 no longer writes it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<PathBuf>,
+    /// The scenario started from (by its name, [`name_of`]), or
     pub scenario: Option<PathBuf>,
-    /// the save opened.
+    /// the save opened: in format 2 and before, its absolute path, read again by a replay;
+    /// in format 3, only its name as the player gave it, shown again by a replay, and
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open: Option<PathBuf>,
+    /// the game opened, as it was opened (format 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opened: Option<Box<SavedGame>>,
     /// The seed.
     pub seed: u64,
     /// A fingerprint of each script and data file, by name ([`name_of`]; an absolute path in
@@ -71,12 +102,16 @@ pub struct Header {
 struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     line: Option<String>,
+    /// An answer typed when the rules asked: dice (`:dice manual`) or cards (`:cards manual`);
+    /// the name stays `dice` so that older journals read the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     dice: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     reload: Option<Vec<PathBuf>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     scripts: Option<Fingerprints>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    opened: Option<Box<SavedGame>>,
 }
 
 /// A journal being written. If it cannot be written (no data folder, a full disk, a folder
@@ -140,11 +175,6 @@ pub fn name_of(path: &Path, root: &Path) -> String {
         .to_string()
 }
 
-/// The file a journal's name stands for; `root`: the project folder, absolute.
-fn file_named(name: &str, root: &Path) -> PathBuf {
-    root.join(name)
-}
-
 /// A damaged line in a journal: its number (the header is line 1) and what is wrong with it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Damaged {
@@ -168,22 +198,27 @@ impl Damaged {
 }
 
 impl Journal {
-    /// Starts a journal for a session. A game is never refused for want of a journal: if the
-    /// data folder cannot be written, the players are warned and the game goes on.
+    /// Starts a journal for a session, started from `scenario` or from the save `open` (as
+    /// the player named it). A game is never refused for want of a journal: if the data
+    /// folder cannot be written, the players are warned and the game goes on.
     pub fn start(
         session: &Session,
         scenario: Option<PathBuf>,
         open: Option<PathBuf>,
         json: bool,
     ) -> Journal {
+        let opened = open.is_some();
+        let root = absolute(session.project().root());
+        let named = |p: &Path| PathBuf::from(name_of(p, &root));
         let header = Header {
             journal: FORMAT,
-            project: absolute(session.project().root()),
-            scenario: scenario.map(|p| absolute(&p)),
-            open: open.map(|p| absolute(&p)),
+            project: None,
+            scenario: scenario.filter(|_| !opened).map(|p| named(&p)),
+            open,
+            opened: opened.then(|| Box::new(opened_game(session))),
             seed: session.state().rng.seed(),
             scripts: scripts_of(session),
-            house_rules: Some(session.house_rules().iter().map(|p| absolute(p)).collect()),
+            house_rules: Some(session.house_rules().iter().map(|p| named(p)).collect()),
         };
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -329,7 +364,17 @@ impl Journal {
         });
     }
 
-    /// Records dice typed in by the players (`:dice manual`) for the line under way.
+    /// Records the game a line (`:open`) has just opened, as it was opened, so that a replay
+    /// opens the same game whatever the file holds by then.
+    pub fn record_opened(&mut self, session: &Session) {
+        self.entry(&Entry {
+            opened: Some(Box::new(opened_game(session))),
+            ..Entry::default()
+        });
+    }
+
+    /// Records dice or cards typed in by the players (`:dice manual`, `:cards manual`) for the
+    /// line under way: one queue of answers, in the order the rules asked.
     pub fn record_dice(&mut self, answer: &str) {
         self.entry(&Entry {
             dice: Some(answer.to_string()),
@@ -339,15 +384,16 @@ impl Journal {
 
     /// Records a hot reload, before it happens: the files noticed changed, named as its
     /// notice names them (relative to the project folder when inside it, else as the session
-    /// knows them), so that a replay shows the same; and the scenario by its real path, so
-    /// that a replay knows it from any folder.
+    /// knows them), so that a replay shows the same; and the scenario by its name
+    /// ([`name_of`]), so that a replay knows it from any folder.
     pub fn record_reload(&mut self, changed: &[PathBuf], session: &Session) {
         let scenario = absolute(&session.scenario().path);
         let root = session.project().root();
+        let real_root = absolute(root);
         let named = changed
             .iter()
             .map(|p| match absolute(p) {
-                real if real == scenario => real,
+                real if real == scenario => PathBuf::from(name_of(&real, &real_root)),
                 _ => p.strip_prefix(root).unwrap_or(p).to_path_buf(),
             })
             .collect();
@@ -386,6 +432,22 @@ impl Journal {
             ..Entry::default()
         });
     }
+}
+
+/// A session's game as a save naming its files as a journal does ([`name_of`]).
+fn opened_game(session: &Session) -> SavedGame {
+    let root = absolute(session.project().root());
+    let named = |p: &Path| PathBuf::from(name_of(p, &root));
+    let mut save = SavedGame::of(
+        &session.scenario().path,
+        session.house_rules(),
+        &session.state(),
+    );
+    save.scenario = named(&save.scenario);
+    save.house_rules = save
+        .house_rules
+        .map(|rules| rules.iter().map(|p| named(p)).collect());
+    save
 }
 
 /// A path's real path (symlinks resolved), or, for a file that is not there, the path made
@@ -465,6 +527,16 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Item>, Option<Damaged>), Error> 
                 line: number,
                 scripts,
             }),
+            // Before the `:open` it follows, so that a replay has it when the line runs.
+            Ok(Entry {
+                opened: Some(save), ..
+            }) => {
+                let at = items
+                    .iter()
+                    .rposition(|i| matches!(i, Item::Line(..)))
+                    .unwrap_or(items.len());
+                items.insert(at, Item::Opened { line: number, save });
+            }
             Ok(_) => {
                 damaged = Some(Damaged {
                     line: number,
@@ -488,33 +560,100 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Item>, Option<Damaged>), Error> 
     Ok((header, items, damaged))
 }
 
-/// Compares the files a replayed session reads with the fingerprints its journal recorded,
-/// and warns (on standard error, as JSON with `json`) of each file that differs, once.
+/// Finds the files a journal names in the project a replay runs in, refusing any other, and
+/// compares the files the replayed session reads with the fingerprints its journal recorded,
+/// warning (on standard error, as JSON with `json`) of each file that differs, once.
 pub struct Check {
     json: bool,
+    /// The journal.
+    path: PathBuf,
     /// The project folder, absolute, that names are relative to.
     root: PathBuf,
     warned: BTreeSet<String>,
 }
 
 impl Check {
-    /// A check of the files of the journal whose header is `header`, with nothing warned of
-    /// yet.
-    pub fn new(header: &Header, json: bool) -> Check {
+    /// A check of the files the journal at `path` names, in `project`, with nothing warned
+    /// of yet.
+    pub fn new(path: &Path, project: &Project, json: bool) -> Check {
         Check {
             json,
-            root: absolute(&header.project),
+            path: path.to_path_buf(),
+            root: absolute(project.root()),
             warned: BTreeSet::new(),
         }
     }
 
+    /// The file a journal's name stands for, if it is in the project (see the module docs).
+    fn in_project(&self, name: &Path) -> Result<PathBuf, Refused> {
+        let rel = if name.is_absolute() {
+            confine::relative_to(name, &self.root)
+                .ok_or_else(|| Refused::NotPlain(name.to_path_buf()))?
+        } else {
+            name.to_path_buf()
+        };
+        confine::inside(&self.root, &rel)?;
+        Ok(self.root.join(rel))
+    }
+
+    /// The file `name` stands for, named at the journal's line `line` (1: its header) as
+    /// `what` (`the scenario`); a name that is not of a file in the project is refused,
+    /// unread, naming the journal, the line and the path.
+    pub fn file(&self, name: &Path, line: usize, what: &str) -> Result<PathBuf, Error> {
+        self.in_project(name).map_err(|refused| {
+            let root = self.root.display();
+            let why = match refused {
+                Refused::NotPlain(_) => format!("a path outside the project `{root}`"),
+                Refused::Outside { .. } => {
+                    format!("a link that leads outside the project `{root}`")
+                }
+                Refused::Missing(_) => format!("which is not in the project `{root}`"),
+                Refused::NotAFile { kind, .. } => format!("which is {kind}, not a file"),
+            };
+            Error::NotRead(Box::new(Error::other(
+                format!(
+                    "line {line} of the journal `{}` names {what} `{}`, {why}; it was not read",
+                    self.path.display(),
+                    name.display()
+                ),
+                Some(
+                    "a journal reads only files of the project it is replayed in: replay it in the project it was played in (or give that folder with `--project`), with its scenario and house rules inside it"
+                        .into(),
+                ),
+            )))
+        })
+    }
+
+    /// The game a journal's line `line` recorded as opened, with its files found in the
+    /// project.
+    pub fn recorded(&self, line: usize, save: SavedGame) -> Result<RecordedOpen, Error> {
+        let scenario = self.file(&save.scenario, line, "the scenario")?;
+        let house_rules = match &save.house_rules {
+            Some(rules) => Some(
+                rules
+                    .iter()
+                    .map(|r| self.file(r, line, "the house rule"))
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            None => None,
+        };
+        Ok(RecordedOpen {
+            save,
+            scenario,
+            house_rules,
+        })
+    }
+
     /// Warns of each file whose fingerprint now is not the one recorded, at the journal's
-    /// `line` (`None`: in its header).
+    /// `line` (`None`: in its header). Only files of the project are read: one named outside
+    /// it is passed over.
     pub fn compare(&mut self, recorded: &Fingerprints, line: Option<usize>) {
         for (path, print) in recorded {
-            let now = std::fs::read(file_named(path, &self.root))
-                .ok()
-                .map(|bytes| fingerprint(&bytes));
+            let now = match self.in_project(Path::new(path)) {
+                Ok(file) => std::fs::read(file).ok().map(|bytes| fingerprint(&bytes)),
+                Err(Refused::Missing(_)) => None,
+                Err(_) => continue,
+            };
             if now.as_ref() == Some(print) || !self.warned.insert(path.clone()) {
                 continue;
             }
@@ -531,22 +670,31 @@ impl Check {
     }
 }
 
-/// Starts the session a journal describes, warning through `check` of scripts changed since
-/// it was written.
-pub fn start_session(header: &Header, check: &mut Check) -> Result<Session, Error> {
-    let project = crate::game::project::Project::at(&header.project)?;
-    let session = match (&header.open, &header.scenario) {
-        (Some(save), _) => Session::open(&project, save)?,
-        (None, scenario) => {
-            let path = scenario
-                .clone()
-                .unwrap_or_else(|| project.default_scenario());
-            let mut scenario = crate::game::scenario::Scenario::load(&project, &path)?;
-            if let Some(rules) = &header.house_rules {
-                scenario.house_rules = rules.clone();
-            }
-            Session::new(&project, scenario, header.seed)?
+/// Starts the session a journal describes, in `project`, with the files `check` finds there,
+/// warning through it of scripts changed since the journal was written.
+pub fn start_session(
+    header: &Header,
+    project: &Project,
+    check: &mut Check,
+) -> Result<Session, Error> {
+    let session = if let Some(save) = &header.opened {
+        let recorded = check.recorded(1, (**save).clone())?;
+        Session::open_recorded(project, &check.path, recorded)?
+    } else if let Some(save) = &header.open {
+        Session::open(project, &check.file(save, 1, "the save")?)?
+    } else {
+        let path = match &header.scenario {
+            Some(scenario) => check.file(scenario, 1, "the scenario")?,
+            None => project.default_scenario(),
+        };
+        let mut scenario = crate::game::scenario::Scenario::load(project, &path)?;
+        if let Some(rules) = &header.house_rules {
+            scenario.house_rules = rules
+                .iter()
+                .map(|r| check.file(r, 1, "the house rule"))
+                .collect::<Result<Vec<_>, _>>()?;
         }
+        Session::new(project, scenario, header.seed)?
     };
     check.compare(&header.scripts, None);
     Ok(session)
@@ -571,16 +719,11 @@ mod tests {
         std::fs::write(root.join("scenarios/x.yaml"), "").unwrap();
         let inside = root.join("scenarios/../scenarios/x.yaml");
         assert_eq!(name_of(&inside, &root), "scenarios/x.yaml");
-        assert_eq!(
-            file_named("scenarios/x.yaml", &root),
-            root.join("scenarios/x.yaml")
-        );
         let elsewhere = tempfile::tempdir().unwrap();
         let outside = absolute(elsewhere.path()).join("rule.rhai");
         std::fs::write(&outside, "").unwrap();
         let name = name_of(&outside, &root);
         assert_eq!(name, outside.display().to_string());
-        assert_eq!(file_named(&name, &root), outside);
     }
 
     #[test]
@@ -633,7 +776,9 @@ mod tests {
             damaged.map(|d| d.what),
             Some("it is garbled at character 9".into())
         );
-        std::fs::write(&path, header.replace(":2,", ":3,")).unwrap();
+        // A newer format.
+        let newer = header.replace(":2,", &format!(":{},", FORMAT + 1));
+        std::fs::write(&path, newer).unwrap();
         assert!(read(&path).is_err());
     }
 }

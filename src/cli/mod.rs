@@ -286,8 +286,13 @@ fn start_session(common: &Common, scenario: Option<PathBuf>) -> Result<(Project,
 /// `sandtable replay JOURNAL`: the session again, as it was played.
 fn replay(common: &Common, path: &std::path::Path) -> Result<u8, Error> {
     let (header, items, damaged) = journal::read(path)?;
-    let mut check = journal::Check::new(&header, common.json);
-    let mut session = journal::start_session(&header, &mut check)?;
+    let project = Project::locate(common.project.as_deref())?;
+    let mut check = journal::Check::new(path, &project, common.json);
+    let mut session = journal::start_session(&header, &project, &mut check)?;
+    // A session that began by opening a save said so.
+    if let (Some(_), Some(name)) = (&header.opened, &header.open) {
+        play::say_opened(&session, name);
+    }
     flush_events(&mut session, common.json);
     let status = play::run_lines(
         &mut session,

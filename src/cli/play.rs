@@ -1,6 +1,6 @@
 //! `sandtable play`: the prompt. On a terminal it uses rustyline (history in the user's data
 //! folder, Ctrl-C cancels a line, Ctrl-D leaves, asking first if the game has unsaved
-//! changes); with piped input it reads lines plainly and echoes each one, so a transcript
+//! changes, as `:quit`, `:open` and `:load` do); with piped input it reads lines plainly and echoes each one, so a transcript
 //! reads like the game.
 
 use std::io::IsTerminal;
@@ -46,9 +46,7 @@ pub fn play(
         Some(save) => {
             let project = crate::game::project::Project::locate(common.project.as_deref())?;
             let session = Session::open(&project, &save)?;
-            let state = session.state();
-            outln!("opened {}: {}", save.display(), standing(&state));
-            drop(state);
+            say_opened(&session, &save);
             session
         }
         None => start_session(common, scenario)?.1,
@@ -63,6 +61,12 @@ pub fn play(
         common.json,
     )));
     go_on(&mut session, common.json, journal)
+}
+
+/// Says which game was opened, and where it stands.
+pub fn say_opened(session: &Session, path: &std::path::Path) {
+    let state = session.state();
+    outln!("opened {}: {}", path.display(), standing(&state));
 }
 
 /// Plays on at the prompt (or from piped input), writing the journal.
@@ -85,7 +89,7 @@ fn go_on(session: &mut Session, json: bool, journal: Rc<RefCell<Journal>>) -> Re
     }
 }
 
-/// Where the dice typed by the players come from: standard input (and then into the
+/// Where the dice and cards typed by the players come from: standard input (and then into the
 /// journal), or, while a journal is replayed, the answers it recorded.
 #[derive(Clone, Default)]
 pub struct DiceFeed {
@@ -141,8 +145,9 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         })?,
     };
     let (header, items, damaged) = super::journal::read(&path)?;
-    let mut check = Check::new(&header, common.json);
-    let mut session = super::journal::start_session(&header, &mut check)?;
+    let project = crate::game::project::Project::locate(common.project.as_deref())?;
+    let mut check = Check::new(&path, &project, common.json);
+    let mut session = super::journal::start_session(&header, &project, &mut check)?;
     let feed = DiceFeed::replaying();
     let mut lines = 0;
     for item in items {
@@ -157,12 +162,17 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         match command::run_line_as(&mut session, &origin, &line, Mode::Replay) {
             Ok(Reply::Dice(true)) => session.set_manual_dice(Some(feed.asker())),
             Ok(Reply::Dice(false)) => session.set_manual_dice(None),
+            Ok(Reply::Cards(true)) => session.set_manual_cards(Some(feed.asker())),
+            Ok(Reply::Cards(false)) => session.set_manual_cards(None),
             // The game opened then, as it was saved then.
-            Ok(Reply::Open(path)) => {
-                if let Ok(opened) = super::open_save(&mut session, &path) {
-                    session = opened;
-                }
-            }
+            Ok(Reply::Open(path)) => match super::open_save(&mut session, &path) {
+                Ok(opened) => session = opened,
+                Err(e @ Error::NotRead(_)) => report_error(&e, common.json),
+                Err(_) => {}
+            },
+            // The lines that failed were shown failing when they were played; a file the
+            // journal names and may not be read is news.
+            Err(e @ Error::NotRead(_)) => report_error(&e, common.json),
             _ => {}
         }
     }
@@ -195,13 +205,16 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
         }
     };
     let journal = Rc::new(RefCell::new(journal));
+    // Dice and cards from the players again, recorded in the journal.
+    let live = DiceFeed {
+        replay: Rc::default(),
+        journal: Some(journal.clone()),
+    };
     if session.manual_dice() {
-        // Dice from the players again, recorded in the journal.
-        let live = DiceFeed {
-            replay: Rc::default(),
-            journal: Some(journal.clone()),
-        };
         session.set_manual_dice(Some(live.asker()));
+    }
+    if session.manual_cards() {
+        session.set_manual_cards(Some(live.asker()));
     }
     go_on(&mut session, common.json, journal)
 }
@@ -230,11 +243,23 @@ fn carry_out(
             }
             Some(true)
         }
+        Ok(Reply::Cards(manual)) => {
+            if manual {
+                session.set_manual_cards(Some(feed.asker()));
+                outln!("cards: manual. Draw your cards when asked and type what they are.");
+            } else {
+                session.set_manual_cards(None);
+                outln!("cards: automatic");
+            }
+            Some(true)
+        }
         Ok(Reply::Open(path)) => match super::open_save(session, &path) {
             Ok(opened) => {
                 *session = opened;
-                let state = session.state();
-                outln!("opened {}: {}", path.display(), standing(&state));
+                if let Some(journal) = &feed.journal {
+                    journal.borrow_mut().record_opened(session);
+                }
+                say_opened(session, &path);
                 Some(true)
             }
             Err(e) => {
@@ -302,6 +327,7 @@ fn replay_rules(session: &mut Session, item: Item, check: &mut Check, json: bool
     match item {
         Item::Reload(changed) => reload_changed(session, changed, json, show, false),
         Item::Read { line, scripts } => check.compare(&scripts, Some(line)),
+        Item::Opened { line, save } => session.expect_open(check.recorded(line, *save)),
         Item::Line(..) => {}
     }
 }
@@ -319,11 +345,13 @@ fn reload_changed(
 ) {
     // A changed scenario is a new game, not an edit of the rules: say so, and leave it to
     // `:load`.
+    // A replayed reload names the scenario relative to the project.
+    let root = session.project().root().to_path_buf();
     let scenario = std::fs::canonicalize(&session.scenario().path)
         .unwrap_or_else(|_| session.scenario().path.clone());
     if let Some(i) = changed
         .iter()
-        .position(|p| std::fs::canonicalize(p).is_ok_and(|p| p == scenario))
+        .position(|p| std::fs::canonicalize(root.join(p)).is_ok_and(|p| p == scenario))
     {
         changed.remove(i);
         if show && !announced {
@@ -337,7 +365,6 @@ fn reload_changed(
     if changed.is_empty() {
         return;
     }
-    let root = session.project().root().to_path_buf();
     let names: Vec<String> = changed
         .iter()
         .map(|p| p.strip_prefix(&root).unwrap_or(p).display().to_string())
@@ -464,6 +491,12 @@ fn interactive(
                     }
                     continue;
                 }
+                // Nor is an `:open` or `:load` the player takes back.
+                if let Some(question) = command::replaces_game(&text)
+                    && !may_replace(&mut editor, session, question)
+                {
+                    continue;
+                }
                 hot_reload(session, &mut watcher, json, journal, announcer.is_some());
                 journal.borrow_mut().record(text.trim_end());
                 number += 1;
@@ -515,6 +548,23 @@ fn may_leave(editor: &mut Editor<PromptHelper, DefaultHistory>, session: &Sessio
         Ok(answer) => matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"),
         Err(ReadlineError::Interrupted) => false,
         Err(_) => true,
+    }
+}
+
+/// Whether the player may throw the game away for another (`:open`, `:load`): at once if
+/// it has no unsaved changes, else if they say so to `question`. No (the default), Ctrl-C
+/// and Ctrl-D keep the game; yes replaces it.
+fn may_replace(
+    editor: &mut Editor<PromptHelper, DefaultHistory>,
+    session: &Session,
+    question: &str,
+) -> bool {
+    if !session.changed_since_save() {
+        return true;
+    }
+    match editor.readline(question) {
+        Ok(answer) => matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"),
+        Err(_) => false,
     }
 }
 

@@ -108,6 +108,12 @@ pub fn run(
                     Some("use `sandtable play` for real dice".into()),
                 )));
             }
+            Reply::Cards(_) => {
+                return Err(located(Error::other(
+                    "`:cards` needs players at the prompt: a batch file draws its cards",
+                    Some("use `sandtable play` for real cards".into()),
+                )));
+            }
             Reply::Done => {}
             Reply::Map => {
                 if !common.json {

@@ -13,6 +13,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
+pub use crate::error::kind_of;
+
 /// Why a path a shared file names may not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
@@ -31,8 +33,13 @@ pub enum Refused {
         folder: PathBuf,
     },
     /// A folder, a device, a FIFO: not a file that can be read.
-    #[error("`{}` is not a regular file", .0.display())]
-    NotAFile(PathBuf),
+    #[error("`{}` is {kind}, not a file", .file.display())]
+    NotAFile {
+        /// The file as named, under its folder.
+        file: PathBuf,
+        /// What it is instead, in words ([`kind_of`]).
+        kind: &'static str,
+    },
 }
 
 /// Whether `rel` is a relative path of plain names (`house/rule.rhai`).
@@ -59,8 +66,15 @@ pub fn inside(folder: &Path, rel: &Path) -> Result<PathBuf, Refused> {
             folder: folder.to_path_buf(),
         });
     }
-    if !std::fs::metadata(&real).is_ok_and(|m| m.is_file()) {
-        return Err(Refused::NotAFile(named));
+    match std::fs::metadata(&real) {
+        Ok(m) if m.is_file() => {}
+        Ok(m) => {
+            return Err(Refused::NotAFile {
+                file: named,
+                kind: kind_of(&m.file_type()),
+            });
+        }
+        Err(_) => return Err(Refused::Missing(named)),
     }
     Ok(real)
 }
@@ -118,7 +132,10 @@ mod tests {
         ));
         assert!(matches!(
             inside(dir.path(), Path::new("house")),
-            Err(Refused::NotAFile(_))
+            Err(Refused::NotAFile {
+                kind: "a folder",
+                ..
+            })
         ));
     }
 

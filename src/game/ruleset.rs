@@ -66,6 +66,10 @@ pub struct RulesetFile {
     /// list is the whole truth; a house rule's function of one of these names is a hook.
     #[serde(default)]
     pub hooks: BTreeMap<String, String>,
+    /// Words its verbs take as arguments (an order, a kind of shot): typed at the prompt,
+    /// such a word is a word, however close it is to a unit's id.
+    #[serde(default)]
+    pub words: Vec<String>,
 }
 
 /// A loaded ruleset: its id, folder and data.

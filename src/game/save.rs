@@ -182,7 +182,7 @@ impl SavedGame {
                     format!(
                         "cannot save to `{}`: it is {}, not a file",
                         path.display(),
-                        kind_of(&meta.file_type())
+                        confine::kind_of(&meta.file_type())
                     ),
                     Some(
                         "save to a new file name, or over a saved game you mean to replace".into(),
@@ -257,8 +257,11 @@ impl SavedGame {
                     ),
                     "copy the file into the save's folder instead of linking to it",
                 ),
-                Some(Refused::NotAFile(file)) => (
-                    format!("names {what} `{}`, which is not a file", file.display()),
+                Some(Refused::NotAFile { file, kind }) => (
+                    format!(
+                        "names {what} `{}`, which is {kind}, not a file",
+                        file.display()
+                    ),
                     "a save names the files it was played with",
                 ),
                 _ => (
@@ -598,29 +601,5 @@ fn walk(
     }
     if !path.is_empty() && depth <= 4 {
         spans.insert(path, start..*i);
-    }
-}
-
-/// What a file that is not a regular file is, in words.
-fn kind_of(kind: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO (a named pipe)";
-        }
-        if kind.is_char_device() || kind.is_block_device() {
-            return "a device";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    if kind.is_dir() {
-        "a folder"
-    } else if kind.is_symlink() {
-        "a symbolic link (name the file itself)"
-    } else {
-        "not a regular file"
     }
 }

@@ -18,7 +18,7 @@ use crate::game::ruleset::Ruleset;
 use crate::game::yaml;
 use crate::host::battlefield::Battlefield;
 use crate::host::cards::{Card, Deck};
-use crate::host::geometry::{Base, Point};
+use crate::host::geometry::{Base, CONTACT_TOLERANCE, Point, short};
 use crate::host::grid::Grid;
 use crate::host::suggest::did_you_mean;
 use crate::host::terrain::{Feature, Shape, TerrainKind};
@@ -407,6 +407,9 @@ impl Builder<'_> {
         let mut sides = Vec::new();
         let mut seen_sides = BTreeSet::new();
         let mut too_many = false;
+        // The entry (by its place in `entries`) that made each unit, by the unit's index.
+        let mut entries: Vec<&UnitSpec> = Vec::new();
+        let mut entry_of: Vec<usize> = Vec::new();
         for side in &file.sides.value {
             if !seen_sides.insert(side.id.value.clone()) {
                 keep(Err(self.error(
@@ -423,6 +426,7 @@ impl Builder<'_> {
                 edge: side.edge,
             });
             for spec in &side.units {
+                entries.push(spec);
                 if too_many {
                     // Said once, at the entry that went past the limit.
                     break;
@@ -480,6 +484,25 @@ impl Builder<'_> {
                         )));
                         break;
                     }
+                    entry_of.push(entries.len() - 1);
+                }
+            }
+        }
+        // After the count: past the limit no more units were made, and a heap of them on
+        // one spot would bury that one message under thousands.
+        if !too_many {
+            let mut told = BTreeSet::new();
+            for (later, earlier) in battlefield.first_overlaps() {
+                // Said once an entry, at its first unit that overlaps, as its other faults.
+                let entry = entry_of[later];
+                if told.insert(entry) {
+                    keep(Err(self.overlap(
+                        entries[entry],
+                        &battlefield,
+                        later,
+                        earlier,
+                        entry_of[earlier] == entry,
+                    )));
                 }
             }
         }
@@ -740,6 +763,50 @@ impl Builder<'_> {
         Ok(feature)
     }
 
+    /// The error for unit `later`, made by `spec`, whose base overlaps that of `earlier`
+    /// (made by the same entry, or not).
+    fn overlap(
+        &self,
+        spec: &UnitSpec,
+        battlefield: &Battlefield,
+        later: usize,
+        earlier: usize,
+        same_entry: bool,
+    ) -> Error {
+        let units = battlefield.units();
+        let (a, b) = (&units[later], &units[earlier]);
+        let by = a.footprint().overlap(&b.footprint());
+        let help = if same_entry {
+            format!(
+                "the units of this entry stand {}\" apart: give it a `spacing` of at least its base's width ({}\")",
+                short(
+                    spec.spacing
+                        .unwrap_or_else(|| frontage(&a.base) + 0.5)
+                        .abs()
+                ),
+                short(frontage(&a.base))
+            )
+        } else {
+            format!(
+                "move one of them: bases may touch (or overlap by less than {}\", as hand-placed figures do), but two figures cannot stand on one spot",
+                short(2.0 * CONTACT_TOLERANCE)
+            )
+        };
+        self.error(
+            &spec.at,
+            format!(
+                "`{}` at {} overlaps `{}` at {} by {}\": bases may touch but not overlap",
+                a.id,
+                a.pos,
+                b.id,
+                b.pos,
+                short(by)
+            ),
+            &format!("overlaps `{}`", b.id),
+            Some(help),
+        )
+    }
+
     fn check_ability(&self, name: &Spanned<String>, known: &[String]) -> Result<(), Error> {
         if known.contains(&name.value) {
             return Ok(());
@@ -981,8 +1048,8 @@ impl Builder<'_> {
                         .into(),
                 ),
             ),
-            Err(Refused::NotAFile(_)) => (
-                format!("house rule `{}` is not a file", rule.value),
+            Err(Refused::NotAFile { kind, .. }) => (
+                format!("house rule `{}` is {kind}, not a file", rule.value),
                 "not a file",
                 Some("a house rule is a `.rhai` script file".into()),
             ),
@@ -1017,9 +1084,9 @@ pub fn house_rules_with(rules: &[PathBuf], path: &Path) -> Result<Vec<PathBuf>, 
             Some(format!("no house rule at `{shown}`: there is no such file"))
         }
         Err(e) => Some(format!("the house rule `{shown}` cannot be read: {e}")),
-        Ok(m) if m.is_dir() => Some(format!("`{shown}` is a folder, not a house rule file")),
         Ok(m) if !m.is_file() => Some(format!(
-            "`{shown}` is not a regular file (a pipe or a device, say), so it cannot be a house rule"
+            "`{shown}` is {}, not a house rule file",
+            crate::game::confine::kind_of(&m.file_type())
         )),
         Ok(_) if path.extension().is_none_or(|e| e != "rhai") => Some(format!(
             "`{shown}` is not a house rule: its name does not end in `.rhai`"

@@ -854,6 +854,60 @@ impl GameState {
         self.decks.insert(deck.name().to_string(), deck);
     }
 
+    /// Shuffles a deck's draw pile, or its discards back into it (`reshuffle`), without
+    /// drawing on the generator: the pile only counts as shuffled from now on
+    /// ([`Deck::shuffle_hidden`]). For when every card drawn is chosen by the caller (exact
+    /// odds over every card, cards typed in), so that the order in memory means nothing. Logs
+    /// what [`GameState::shuffle`] or [`GameState::reshuffle`] log.
+    pub fn shuffle_hidden(&mut self, name: &str, reshuffle: bool) -> Result<(), StateError> {
+        self.deck(name)?;
+        self.save_deck(name);
+        let deck = self.deck_mut(name)?;
+        if reshuffle {
+            deck.reshuffle_hidden();
+            self.emit(Event::Reshuffle { deck: name.into() });
+        } else {
+            deck.shuffle_hidden();
+            self.emit(Event::Shuffle { deck: name.into() });
+        }
+        Ok(())
+    }
+
+    /// Draws `n` cards (all or none) as [`GameState::draw`] does, each taken out of the draw
+    /// pile as it stands by `choose` (a position in a shuffled pile, a card typed in), which
+    /// fails only when it cannot choose at all. Nothing changes unless all `n` are drawn.
+    pub fn draw_chosen(
+        &mut self,
+        name: &str,
+        n: usize,
+        choose: &mut dyn FnMut(&mut Deck) -> Result<Card, StateError>,
+    ) -> Result<Vec<Card>, StateError> {
+        if n == 0 {
+            return Err(StateError::NoCards);
+        }
+        let mut deck = self.deck(name)?.clone();
+        // Too few cards fails as a draw does, before anything is chosen.
+        if n > deck.len() {
+            let refused = if n == 1 {
+                deck.draw().map(|_| ())
+            } else {
+                deck.draw_n(n).map(|_| ())
+            };
+            refused?;
+        }
+        let mut cards = Vec::with_capacity(n);
+        for _ in 0..n {
+            cards.push(choose(&mut deck)?);
+        }
+        self.save_deck(name);
+        self.decks.insert(name.to_string(), deck);
+        self.emit(Event::Draw {
+            deck: name.into(),
+            cards: cards.iter().map(Card::to_string).collect(),
+        });
+        Ok(cards)
+    }
+
     /// Shuffles a deck's draw pile.
     pub fn shuffle(&mut self, name: &str) -> Result<(), StateError> {
         self.deck(name)?;

@@ -234,19 +234,90 @@ impl Battlefield {
         };
         let mine = geometry::Footprint {
             pos: at,
-            facing: me.facing,
-            base: me.base.shrunk(CONTACT_TOLERANCE),
+            ..me.footprint()
         };
         self.in_play()
-            .filter(|&i| {
-                let other = &self.units[i];
-                let theirs = geometry::Footprint {
-                    base: other.base.shrunk(CONTACT_TOLERANCE),
-                    ..other.footprint()
-                };
-                i != of && mine.edge_distance(&theirs) <= 0.0
-            })
+            .filter(|&i| i != of && mine.overlaps(&self.units[i].footprint()))
             .collect()
+    }
+
+    /// Every unit in play whose base overlaps (not merely touches: see
+    /// [`geometry::Footprint::overlaps`]) the base of a unit in play listed before it, with
+    /// the first such unit: `(later, earlier)` pairs, in the order of the units.
+    ///
+    /// Quick for thousands of units: each base is filed in the cells of a grid as large as
+    /// the largest base that its bounding box covers (four at most), and measured only
+    /// against the bases filed in those cells before it, in their order, stopping at the
+    /// first that overlaps it. Spaced units meet a few neighbours each; a pile of units on
+    /// one spot stops at once; and long thin bases side by side, whose boxes all meet, are
+    /// told apart by a quick test along their axes before the exact one.
+    pub fn first_overlaps(&self) -> Vec<(usize, usize)> {
+        struct Placed {
+            unit: usize,
+            base: geometry::Footprint,
+            extent: geometry::Extent,
+            lo: Point,
+            hi: Point,
+        }
+        let placed: Vec<Placed> = self
+            .in_play()
+            .filter_map(|unit| {
+                let base = self.units[unit].footprint();
+                let shrunk = base.shrunk(CONTACT_TOLERANCE);
+                let (lo, hi) = shrunk.bounds();
+                (lo.is_finite() && hi.is_finite()).then(|| Placed {
+                    unit,
+                    base,
+                    extent: shrunk.extent(),
+                    lo,
+                    hi,
+                })
+            })
+            .collect();
+        // Never below a millionth of an inch, so that no cell number overflows.
+        let cell = placed
+            .iter()
+            .map(|p| (p.hi.x - p.lo.x).max(p.hi.y - p.lo.y))
+            .fold(1e-6, f64::max);
+        let cells_of = |lo: Point, hi: Point| {
+            let at = |v: f64| (v / cell).floor() as i64;
+            let (x0, x1, y0, y1) = (at(lo.x), at(hi.x), at(lo.y), at(hi.y));
+            // A box no larger than a cell covers two cells each way at most (three, were
+            // rounding to push an edge over).
+            (x0..=x1.min(x0.saturating_add(2)))
+                .flat_map(move |x| (y0..=y1.min(y0.saturating_add(2))).map(move |y| (x, y)))
+        };
+        // Two shrunken bases that meet have boxes that meet and no line between them.
+        let may_meet = |a: &Placed, b: &Placed| {
+            a.lo.x <= b.hi.x
+                && b.lo.x <= a.hi.x
+                && a.lo.y <= b.hi.y
+                && b.lo.y <= a.hi.y
+                && !a.extent.apart(&b.extent, 1e-6)
+        };
+        let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+        let mut found = Vec::new();
+        for (k, this) in placed.iter().enumerate() {
+            let mut first: Option<usize> = None;
+            for c in cells_of(this.lo, this.hi) {
+                let filed = grid.entry(c).or_default();
+                for &j in filed.iter() {
+                    if first.is_some_and(|f| j >= f) {
+                        break;
+                    }
+                    let other = &placed[j];
+                    if may_meet(this, other) && this.base.overlaps(&other.base) {
+                        first = Some(j);
+                        break;
+                    }
+                }
+                filed.push(k);
+            }
+            if let Some(j) = first {
+                found.push((this.unit, placed[j].unit));
+            }
+        }
+        found
     }
 
     /// Units in play other than `of` whose base edge is within `radius` of its base edge.
@@ -456,6 +527,63 @@ mod tests {
         assert_eq!(b.overlapping_at(0, Point::new(11.5, 10.0)), vec![1]);
         assert_eq!(b.overlapping_at(0, Point::new(10.0, 12.5)), vec![2]);
         assert!(b.overlapping_at(0, Point::new(30.0, 30.0)).is_empty());
+    }
+
+    #[test]
+    fn first_overlaps_names_each_overlapping_unit_once() {
+        let mut b = field();
+        assert!(b.first_overlaps().is_empty(), "spaced, or touching");
+        // Half onto roman_1 (1-inch bases).
+        b.add_unit(figure("pile_1", "vikings", 10.5, 10.0)).unwrap();
+        // A pile on one spot: each names the first of them.
+        for n in 2..=4 {
+            b.add_unit(figure(&format!("pile_{n}"), "vikings", 30.0, 30.0))
+                .unwrap();
+        }
+        // Touching roman_2, to the east.
+        b.add_unit(figure("touch", "romans", 13.0, 10.0)).unwrap();
+        assert_eq!(b.first_overlaps(), vec![(4, 0), (6, 5), (7, 5)]);
+        // A unit out of play is not in the way.
+        b.get_mut(0).unwrap().in_play = false;
+        assert_eq!(b.first_overlaps(), vec![(6, 5), (7, 5)]);
+    }
+
+    #[test]
+    fn first_overlaps_agrees_with_every_pair() {
+        // Bases of many sizes and shapes scattered by a fixed rule, some overlapping: the
+        // grid must find exactly what measuring every pair finds.
+        let mut b = Battlefield::new(100.0, 100.0);
+        let mut x = 7u64;
+        let mut next = |m: f64| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 11) as f64 / (1u64 << 53) as f64 * m
+        };
+        for n in 0..300 {
+            let mut u = figure(&format!("u{n}"), "a", next(100.0), next(100.0));
+            u.facing = next(360.0);
+            u.base = if n % 3 == 0 {
+                geometry::Base::Round {
+                    diameter: 0.2 + next(4.0),
+                }
+            } else {
+                geometry::Base::Rect {
+                    width: 0.2 + next(6.0),
+                    depth: 0.2 + next(2.0),
+                }
+            };
+            b.add_unit(u).unwrap();
+        }
+        let all: Vec<(usize, usize)> = (0..b.units().len())
+            .filter_map(|i| {
+                (0..i)
+                    .find(|&j| b.units()[i].footprint().overlaps(&b.units()[j].footprint()))
+                    .map(|j| (i, j))
+            })
+            .collect();
+        assert!(all.len() > 10, "the test must have overlaps: {}", all.len());
+        assert_eq!(b.first_overlaps(), all);
     }
 
     #[test]

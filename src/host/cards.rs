@@ -311,6 +311,16 @@ pub enum CardError {
         /// How many are in the draw pile.
         left: usize,
     },
+    /// A card that is not in the draw pile (typed in by a player).
+    #[error("`{card}` is not in the draw pile of the `{deck}` deck: {place}")]
+    NotInPile {
+        /// The deck's name.
+        deck: String,
+        /// The card.
+        card: Card,
+        /// Where it is instead, in words.
+        place: &'static str,
+    },
     /// A cut down to more cards than the draw pile holds.
     #[error("cannot cut the `{deck}` deck down to {wanted} {}: it holds only {len}", plural(*.wanted))]
     BadTruncate {
@@ -344,6 +354,12 @@ pub struct Deck {
     discards: Vec<Card>,
     /// Cards cut away by [`Deck::truncate_to`]; they never come back.
     set_aside: Vec<Card>,
+    /// Whether the draw pile's order is known to the players: a deck made in a given order
+    /// and not shuffled since. Once shuffled, its order is hidden: each card left is as
+    /// likely as any other to come next, which is how exact odds and typed-in cards treat it.
+    /// (Saves made before this was kept have none: their decks count as shuffled.)
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    in_order: bool,
 }
 
 impl Deck {
@@ -374,6 +390,7 @@ impl Deck {
             draw_pile: cards,
             discards: Vec::new(),
             set_aside: Vec::new(),
+            in_order: true,
         }
     }
 
@@ -396,6 +413,53 @@ impl Deck {
     /// Shuffles the draw pile (the discards stay where they are).
     pub fn shuffle(&mut self, rng: &mut GameRng) {
         rng.shuffle(&mut self.draw_pile);
+        self.in_order = false;
+    }
+
+    /// Whether the draw pile is in an order the players know (made so, never shuffled).
+    pub fn in_order(&self) -> bool {
+        self.in_order
+    }
+
+    /// Shuffles without drawing on a generator: the pile keeps its order in memory but counts
+    /// as shuffled, for when every draw says which card it takes (exact odds, typed-in cards).
+    pub fn shuffle_hidden(&mut self) {
+        self.in_order = false;
+    }
+
+    /// As [`Deck::reshuffle`], without drawing on a generator (see [`Deck::shuffle_hidden`]).
+    pub fn reshuffle_hidden(&mut self) {
+        self.draw_pile.append(&mut self.discards);
+        self.in_order = false;
+    }
+
+    /// Takes the card at `position` from the top (0 is the top card): the draw of a shuffled
+    /// pile whose order is hidden, each position as likely as another.
+    pub fn draw_at(&mut self, position: usize) -> Result<Card, CardError> {
+        let len = self.draw_pile.len();
+        if len == 0 {
+            return self.draw();
+        }
+        Ok(self.draw_pile.remove(len - 1 - position.min(len - 1)))
+    }
+
+    /// Takes `card` out of the draw pile, wherever it is (a card drawn at the table and typed
+    /// in); fails, changing nothing, when the pile does not hold it.
+    pub fn take(&mut self, card: Card) -> Result<Card, CardError> {
+        match self.draw_pile.iter().rposition(|c| *c == card) {
+            Some(i) => Ok(self.draw_pile.remove(i)),
+            None => Err(CardError::NotInPile {
+                deck: self.name.clone(),
+                card,
+                place: if self.discards.contains(&card) {
+                    "it is in the discards"
+                } else if self.set_aside.contains(&card) {
+                    "it was set aside"
+                } else {
+                    "drawn already, or not in this deck"
+                },
+            }),
+        }
     }
 
     /// Takes the top card. It is not discarded: call [`Deck::discard`] when it is done with.
@@ -514,6 +578,37 @@ mod tests {
     const BLACK_JOKER: Card = Card::Joker {
         colour: Colour::Black,
     };
+
+    #[test]
+    fn a_card_is_taken_from_any_place_in_the_pile() {
+        let mut d = Deck::parse_list("d", "AS 2S 3S 4S").unwrap();
+        assert!(d.in_order());
+        assert_eq!(d.draw_at(2).unwrap(), card("3S"));
+        assert_eq!(d.cards(), [card("AS"), card("2S"), card("4S")]);
+        assert_eq!(d.draw_at(0).unwrap(), card("AS"));
+        assert_eq!(d.take(card("4S")).unwrap(), card("4S"));
+        d.discard(card("AS"));
+        assert_eq!(
+            d.take(card("AS")).unwrap_err().to_string(),
+            "`A♠` is not in the draw pile of the `d` deck: it is in the discards"
+        );
+        assert_eq!(
+            d.take(card("KH")).unwrap_err().to_string(),
+            "`K♥` is not in the draw pile of the `d` deck: drawn already, or not in this deck"
+        );
+        assert_eq!(d.cards(), [card("2S")]);
+        d.reshuffle_hidden();
+        assert!(!d.in_order());
+        assert_eq!(d.len(), 2);
+        assert_eq!(d.discard_count(), 0);
+        d.draw_at(0).unwrap();
+        d.draw_at(5).unwrap();
+        assert!(matches!(d.draw_at(0), Err(CardError::Empty { .. })));
+        let mut rng = GameRng::new(1);
+        let mut e = Deck::standard("e", false);
+        e.shuffle(&mut rng);
+        assert!(!e.in_order());
+    }
 
     // --- cards -------------------------------------------------------------------------------
 

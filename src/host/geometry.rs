@@ -120,8 +120,8 @@ impl fmt::Display for Point {
     }
 }
 
-/// A number with at most 2 decimals, trailing zeros trimmed, and no `-0`.
-fn short(v: f64) -> String {
+/// A number with at most 2 decimals, trailing zeros trimmed, and no `-0`: `4.5`, `0.33`.
+pub fn short(v: f64) -> String {
     let s = format!("{v:.2}");
     let s = if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.')
@@ -181,6 +181,14 @@ impl Base {
                 width: (width - 2.0 * margin).max(0.0),
                 depth: (depth - 2.0 * margin).max(0.0),
             },
+        }
+    }
+
+    /// Its smallest size: a round base's diameter, a rectangle's width or depth.
+    pub fn least_size(&self) -> f64 {
+        match *self {
+            Base::Round { diameter } => diameter,
+            Base::Rect { width, depth } => width.min(depth),
         }
     }
 
@@ -485,6 +493,91 @@ impl Footprint {
         }
     }
 
+    /// The same base made smaller by `margin` on every side (see [`Base::shrunk`]).
+    pub fn shrunk(&self, margin: f64) -> Footprint {
+        Footprint {
+            base: self.base.shrunk(margin),
+            ..*self
+        }
+    }
+
+    /// Whether the two bases overlap rather than merely touch: they do when both, made
+    /// smaller by [`CONTACT_TOLERANCE`] on every side, still meet. So bases in contact
+    /// (within the tolerance) do not overlap, and neither do bases that overlap by less than
+    /// twice the tolerance: hand-placed figures rarely touch exactly. False for non-finite
+    /// input.
+    pub fn overlaps(&self, other: &Footprint) -> bool {
+        self.shrunk(CONTACT_TOLERANCE)
+            .edge_distance(&other.shrunk(CONTACT_TOLERANCE))
+            <= 0.0
+    }
+
+    /// How far two bases overlap, in inches: twice the most by which both can be made smaller
+    /// on every side and still meet; 0 when they do not meet. For two round bases it is the
+    /// sum of their radii less the distance between their centres; a base wholly inside a
+    /// bigger one overlaps it by its own smallest size.
+    pub fn overlap(&self, other: &Footprint) -> f64 {
+        let meets = |m: f64| self.shrunk(m).edge_distance(&other.shrunk(m)) <= 0.0;
+        if let (Base::Round { diameter: a }, Base::Round { diameter: b }) = (self.base, other.base)
+        {
+            return ((a + b) / 2.0 - self.pos.distance(other.pos)).max(0.0);
+        }
+        if !meets(0.0) {
+            return 0.0;
+        }
+        // Past half the smaller base's smallest size it is gone: a point or a line.
+        let most = self.base.least_size().min(other.base.least_size()) / 2.0;
+        if meets(most) {
+            return 2.0 * most;
+        }
+        let (mut lo, mut hi) = (0.0, most);
+        for _ in 0..48 {
+            let mid = (lo + hi) / 2.0;
+            if meets(mid) { lo = mid } else { hi = mid }
+        }
+        2.0 * lo
+    }
+
+    /// The smallest box, with sides running north and east, that holds the base: its
+    /// south-west and north-east corners.
+    pub fn bounds(&self) -> (Point, Point) {
+        match self.base {
+            Base::Round { diameter } => {
+                let r = Point::new(diameter / 2.0, diameter / 2.0);
+                (self.pos.minus(r), self.pos.plus(r))
+            }
+            Base::Rect { width, depth } => {
+                let c = self.rect_corners(width, depth);
+                let (mut lo, mut hi) = (c[0], c[0]);
+                for p in &c[1..] {
+                    lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+                    hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+                }
+                (lo, hi)
+            }
+        }
+    }
+
+    /// What a quick test of separation needs of the base (see [`Extent::apart`]).
+    pub fn extent(&self) -> Extent {
+        let (sin, cos) = self.facing.to_radians().sin_cos();
+        let axes = [Point::new(cos, -sin), Point::new(sin, cos)];
+        match self.base {
+            Base::Round { diameter } => Extent {
+                centre: self.pos,
+                axes,
+                half: [diameter / 2.0; 2],
+                round: true,
+            },
+            Base::Rect { width, depth } => Extent {
+                centre: self.pos,
+                axes,
+                half: [width / 2.0, depth / 2.0],
+                round: false,
+            },
+        }
+    }
+
     /// Whether the segment `a`-`b` touches the base: a unit in the way of a line of sight.
     pub fn intersects_segment(&self, a: Point, b: Point) -> bool {
         if !self.is_finite() {
@@ -498,6 +591,45 @@ impl Footprint {
                 segment_intersects_polygon(a, b, &self.rect_corners(width, depth))
             }
         }
+    }
+}
+
+/// A base reduced to what a quick test of separation needs: its centre, its two axes (right
+/// and forward) and how far it reaches along each; a round base reaches its radius every way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Extent {
+    centre: Point,
+    axes: [Point; 2],
+    half: [f64; 2],
+    round: bool,
+}
+
+impl Extent {
+    /// How far the base reaches from its centre along the unit vector `axis`.
+    fn reach(&self, axis: Point) -> f64 {
+        if self.round {
+            self.half[0]
+        } else {
+            self.half[0] * self.axes[0].dot(axis).abs()
+                + self.half[1] * self.axes[1].dot(axis).abs()
+        }
+    }
+
+    /// Whether the two bases lie more than `gap` apart along some line (an axis of a
+    /// rectangular base, or the line between two round bases' centres), so that they cannot
+    /// meet: a quick test to make before an exact one, never true of bases that meet. For
+    /// two rectangles it is exact (no such line: they meet); with a round base it may miss
+    /// a gap at a corner.
+    pub fn apart(&self, other: &Extent, gap: f64) -> bool {
+        let d = other.centre.minus(self.centre);
+        if self.round && other.round {
+            return d.dot(d).sqrt() > self.half[0] + other.half[0] + gap;
+        }
+        [self, other]
+            .into_iter()
+            .filter(|e| !e.round)
+            .flat_map(|e| e.axes)
+            .any(|axis| d.dot(axis).abs() > self.reach(axis) + other.reach(axis) + gap)
     }
 }
 
@@ -1025,6 +1157,91 @@ mod tests {
         assert_eq!(left.edge_distance(&rect(2.0, 0.0, 0.0, 2.0, 1.0)), 0.0);
         let turned = rect(2.0, 0.0, 180.0, 2.0, 1.0);
         assert_eq!(left.edge_distance(&turned), 0.0, "touching after rotation");
+    }
+
+    #[test]
+    fn bases_that_touch_do_not_overlap() {
+        // Round bases of 1 inch: touching at 1 apart, and within the tolerance each way.
+        assert!(!round(0.0, 0.0, 1.0).overlaps(&round(1.0, 0.0, 1.0)));
+        assert!(!round(0.0, 0.0, 1.0).overlaps(&round(0.95, 0.0, 1.0)));
+        assert!(round(0.0, 0.0, 1.0).overlaps(&round(0.85, 0.0, 1.0)));
+        assert!((round(0.0, 0.0, 1.0).overlap(&round(0.85, 0.0, 1.0)) - 0.15).abs() < 1e-9);
+        assert_eq!(round(0.0, 0.0, 1.0).overlap(&round(3.0, 0.0, 1.0)), 0.0);
+        // Rectangles side by side, then turned about and still touching.
+        let left = rect(0.0, 0.0, 0.0, 2.0, 1.0);
+        assert!(!left.overlaps(&rect(2.0, 0.0, 0.0, 2.0, 1.0)));
+        assert!(!left.overlaps(&rect(2.0, 0.0, 180.0, 2.0, 1.0)));
+        let into = rect(1.5, 0.0, 0.0, 2.0, 1.0);
+        assert!(left.overlaps(&into));
+        assert!(
+            (left.overlap(&into) - 0.5).abs() < 1e-6,
+            "{}",
+            left.overlap(&into)
+        );
+        // A round base half an inch into a rectangle's side.
+        let r = round(1.0 + 0.5, 0.0, 2.0);
+        assert!(left.overlaps(&r));
+        assert!(
+            (left.overlap(&r) - 0.5).abs() < 1e-6,
+            "{}",
+            left.overlap(&r)
+        );
+        // One inside the other overlaps by the smaller's smallest size.
+        let big = rect(0.0, 0.0, 0.0, 10.0, 10.0);
+        assert!((big.overlap(&rect(1.0, 1.0, 30.0, 1.0, 2.0)) - 1.0).abs() < 1e-6);
+        assert!(!big.overlaps(&rect(f64::NAN, 0.0, 0.0, 1.0, 1.0)));
+    }
+
+    #[test]
+    fn extents_apart_only_when_the_bases_do_not_meet() {
+        let gap = 1e-6;
+        // Two long thin strips side by side at 45 degrees: their boxes overlap, they do not.
+        let a = rect(0.0, 0.0, 45.0, 0.2, 100.0);
+        let b = Footprint {
+            pos: p(0.0, 0.0).offset(135.0, 0.3),
+            ..a
+        };
+        assert!(a.extent().apart(&b.extent(), gap));
+        assert!(a.edge_distance(&b) > 0.09);
+        // Touching, crossing and one inside the other are never apart.
+        let left = rect(0.0, 0.0, 0.0, 2.0, 1.0);
+        assert!(
+            !left
+                .extent()
+                .apart(&rect(2.0, 0.0, 180.0, 2.0, 1.0).extent(), gap)
+        );
+        assert!(
+            !a.extent()
+                .apart(&rect(0.0, 0.0, 135.0, 0.2, 100.0).extent(), gap)
+        );
+        assert!(
+            !rect(0.0, 0.0, 0.0, 10.0, 10.0)
+                .extent()
+                .apart(&round(1.0, 1.0, 1.0).extent(), gap)
+        );
+        assert!(
+            !round(0.0, 0.0, 1.0)
+                .extent()
+                .apart(&round(1.0, 0.0, 1.0).extent(), gap)
+        );
+        assert!(
+            round(0.0, 0.0, 1.0)
+                .extent()
+                .apart(&round(1.1, 0.0, 1.0).extent(), gap)
+        );
+        // A round base by a rectangle's side.
+        assert!(left.extent().apart(&round(2.1, 0.0, 0.2).extent(), gap));
+        assert!(!left.extent().apart(&round(1.05, 0.0, 0.2).extent(), gap));
+    }
+
+    #[test]
+    fn bounds_hold_a_turned_base() {
+        let (lo, hi) = rect(0.0, 0.0, 90.0, 2.0, 1.0).bounds();
+        assert_near(lo, p(-0.5, -1.0));
+        assert_near(hi, p(0.5, 1.0));
+        let (lo, hi) = round(3.0, 4.0, 2.0).bounds();
+        assert_near(lo, p(2.0, 3.0));
+        assert_near(hi, p(4.0, 5.0));
     }
 
     #[test]

@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use rhai::{AST, Engine, EvalAltResult, LexError, ParseError, ParseErrorType, Position};
 
 use crate::error::{Error, ScriptDiagnostic, line_col_to_byte, place};
-use crate::script::engine::{Budget, COMPILE_OUT_OF_TIME, Limits, OUT_OF_TIME};
+use crate::limits::WALL_CLOCK_FACTOR;
+use crate::script::engine::{Budget, COMPILE_OUT_OF_TIME, Limits, OUT_OF_TIME, OUT_OF_WALL_TIME};
 use crate::script::value::HostError;
 
 /// The help of every error that stops a script running away (its time budget, its
@@ -52,7 +53,7 @@ impl Sources {
         self.insert(name, text);
         let mut ast = budget
             .compiling(|| engine.compile(text))
-            .map_err(|e| self.parse_error(name, &e))?;
+            .map_err(|e| self.parse_error(name, &e, &limits_of(engine)))?;
         ast.set_source(name);
         Ok(ast)
     }
@@ -106,35 +107,11 @@ impl Sources {
         ScriptDiagnostic::new(source, text, start..start + len, message, "here", help).into()
     }
 
-    /// Converts a compile error of the script `source`.
-    pub fn parse_error(&self, source: &str, err: &ParseError) -> Error {
-        if let ParseErrorType::BadInput(LexError::Runtime(why)) = err.err_type()
-            && why == COMPILE_OUT_OF_TIME
-        {
-            return self.diagnostic(
-                source,
-                err.position(),
-                format!(
-                    "compiling the script took more than the time budget of {} seconds, and stopped here",
-                    crate::limits::TIME_BUDGET.as_secs()
-                ),
-                Some(
-                    "a script with very many variables in one scope compiles slowly: split it into functions or smaller scripts".into(),
-                ),
-            );
-        }
-        self.diagnostic(
-            source,
-            err.position(),
-            format!("syntax error: {}", err.err_type()),
-            err.err_type()
-                .to_string()
-                .contains("cannot be assigned")
-                .then(|| {
-                    "assign to a variable first, e.g. `let u = unit(\"viking_1\"); u.hits = 2`"
-                        .to_string()
-                }),
-        )
+    /// Converts a compile error of the script `source`, said in words
+    /// ([`parse_in_words`]) with the limits the engine keeps.
+    pub fn parse_error(&self, source: &str, err: &ParseError, limits: &Limits) -> Error {
+        let (message, help) = parse_in_words(err.err_type(), limits);
+        self.diagnostic(source, err.position(), message, help)
     }
 
     /// Converts a runtime error; `source` is the script that was being run at top level.
@@ -182,70 +159,15 @@ impl Sources {
             err,
             EvalAltResult::ErrorTerminated(..) | EvalAltResult::ErrorTooManyOperations(..)
         );
-        let (message, help) = match err {
-            EvalAltResult::ErrorRuntime(value, _) => {
-                if let Some(host) = value.read_lock::<HostError>() {
-                    (host.message.clone(), host.help.clone())
-                } else {
-                    // A `throw` from the rules: the rules refusing an action.
-                    return Error::Rules {
-                        message: value.to_string(),
-                    };
-                }
-            }
-            EvalAltResult::ErrorTerminated(token, _) if token.to_string() == OUT_OF_TIME => (
-                format!(
-                    "script ran longer than its time budget of {:?}",
-                    limits.time_budget
-                ),
-                Some(RUNAWAY_HELP.into()),
-            ),
-            EvalAltResult::ErrorTerminated(reason, _) => (
-                format!("script stopped: {reason}"),
-                Some(RUNAWAY_HELP.into()),
-            ),
-            EvalAltResult::ErrorTooManyOperations(_) => (
-                format!("script ran more than {} operations", limits.max_operations),
-                Some(RUNAWAY_HELP.into()),
-            ),
-            EvalAltResult::ErrorStackOverflow(_) => (
-                format!(
-                    "function calls nested more than {} deep",
-                    limits.max_call_levels
-                ),
-                Some("look for a function that calls itself without end".into()),
-            ),
-            EvalAltResult::ErrorDataTooLarge(what, _) => (
-                format!("{} grew past the sandbox's limit", what.to_lowercase()),
-                Some(format!(
-                    "strings hold at most {} bytes, arrays {} items, maps {} entries",
-                    limits.max_string_size, limits.max_array_size, limits.max_map_size
-                )),
-            ),
-            EvalAltResult::ErrorTooManyVariables(_) => (
-                format!(
-                    "too many variables: the top levels of the scripts and the prompt's lines may keep {} between them, and a call may use {} in all",
-                    limits.max_top_level_variables, limits.max_variables
-                ),
-                Some(
-                    "keep values in one map (`let bonus = #{ attack: 1, reach: 2 }`) or inside functions, and at the prompt assign with `x = ...` rather than a new `let x`"
-                        .into(),
-                ),
-            ),
-            EvalAltResult::ErrorTooManyModules(_) => (
-                format!("more than {} modules imported", limits.max_modules),
-                None,
-            ),
-            other => {
-                // Rhai appends the position; the diagnostic shows it already.
-                let text = other.to_string();
-                let text = match text.rfind(" (line ") {
-                    Some(i) if text.ends_with(')') => text[..i].to_string(),
-                    _ => text,
-                };
-                (text, None)
-            }
-        };
+        if let EvalAltResult::ErrorRuntime(value, _) = err
+            && !value.is::<HostError>()
+        {
+            // A `throw` from the rules: the rules refusing an action.
+            return Error::Rules {
+                message: value.to_string(),
+            };
+        }
+        let (message, help) = runtime_in_words(err, limits);
         // Rhai passes a runaway up through the calls without saying where it ran away: all
         // that is known is the script whose function was called first, which is not where
         // the loop is, so it is said as such rather than given as the place.
@@ -263,5 +185,627 @@ impl Sources {
         } else {
             diagnostic
         }
+    }
+}
+
+/// The limits an engine keeps, as far as it says (the rest are the defaults).
+fn limits_of(engine: &Engine) -> Limits {
+    Limits {
+        max_expr_depth: engine.max_expr_depth(),
+        max_function_expr_depth: engine.max_function_expr_depth(),
+        max_functions: engine.max_functions(),
+        max_string_size: engine.max_string_size(),
+        max_array_size: engine.max_array_size(),
+        max_map_size: engine.max_map_size(),
+        max_modules: engine.max_modules(),
+        ..Limits::default()
+    }
+}
+
+// ---- Rhai's errors in words ------------------------------------------------------------
+//
+// Rhai's own texts ("Expression exceeds maximum complexity", "Data type incorrect: string
+// (expecting Fn)") are written for Rust programmers. Every kind of error Rhai can give is
+// said here again as a sentence for a wargamer, naming the limit and its number where one
+// was broken; `tests/messages.rs` holds each kind to it.
+
+/// How an error is said: the message and, where one is known, how to fix it.
+type Words = (String, Option<String>);
+
+/// A compile error (a syntax error or a compile-time limit) in words.
+pub fn parse_in_words(err: &ParseErrorType, limits: &Limits) -> Words {
+    use ParseErrorType as P;
+    let syntax = |m: String| format!("syntax error: {m}");
+    #[allow(deprecated)]
+    match err {
+        P::BadInput(lex) => lex_in_words(lex, limits),
+        P::UnexpectedEOF => (
+            syntax("the script ends before this is finished".into()),
+            Some("look for a bracket or a quote that is never closed".into()),
+        ),
+        P::UnknownOperator(s) => (syntax(format!("`{s}` is not an operator")), None),
+        P::MissingToken(token, why) => (
+            syntax(format!("expected `{token}` {}", tidy(why))),
+            (token == ";").then(|| {
+                "two statements on one line need a `;` between them; a verb is written as its name, then its arguments, without brackets".into()
+            }),
+        ),
+        P::MissingSymbol(s) if s.is_empty() => (syntax("a symbol is missing here".into()), None),
+        P::MissingSymbol(s) => (syntax(tidy(s)), None),
+        P::MalformedIndexExpr(s) if s.is_empty() => {
+            (syntax("this cannot be used as an index".into()), None)
+        }
+        P::MalformedIndexExpr(s) => (syntax(tidy(s)), None),
+        P::MalformedCapture(s) if s.is_empty() => {
+            (syntax("this closure cannot capture that variable".into()), None)
+        }
+        P::MalformedCapture(s) => (syntax(tidy(s)), None),
+        P::DuplicatedProperty(s) => (
+            syntax(format!("the map gives the property `{s}` twice")),
+            Some("keep one".into()),
+        ),
+        P::DuplicatedVariable(s) => (syntax(format!("the name `{s}` is given twice")), None),
+        P::WrongSwitchIntegerCase => (
+            syntax("a number case of `switch` cannot come after a range case".into()),
+            Some("put the single numbers first".into()),
+        ),
+        P::WrongSwitchDefaultCase => (
+            syntax("the default case `_` of a `switch` must be its last".into()),
+            None,
+        ),
+        P::WrongSwitchCaseCondition => (
+            syntax("this case of `switch` cannot have an `if` condition".into()),
+            None,
+        ),
+        P::PropertyExpected => (
+            syntax("expected the name of a property after `.`".into()),
+            None,
+        ),
+        P::VariableExpected => (syntax("expected the name of a variable".into()), None),
+        P::ForbiddenVariable(s) => (
+            syntax(format!("`{s}` cannot be the name of a variable")),
+            None,
+        ),
+        P::Reserved(s) if s == "eval" => eval_in_words(),
+        P::Reserved(s) => (
+            syntax(format!(
+                "`{s}` is reserved by the script language and cannot be used here"
+            )),
+            Some("choose another name".into()),
+        ),
+        P::MismatchedType(expected, got) => {
+            (syntax(format!("expected {expected}, not {got}")), None)
+        }
+        P::ExprExpected(what) => (syntax(format!("expected {what} here")), None),
+        P::WrongDocComment => (
+            syntax("a doc comment (`///`) must come just before a function".into()),
+            Some("make it a plain comment, `//`".into()),
+        ),
+        P::WrongFnDefinition => (
+            syntax("a function must be defined at the top level of a script, not inside a block or another function".into()),
+            Some("use a closure (`let f = |x| x + 1;`) inside a block".into()),
+        ),
+        P::FnDuplicatedDefinition(name, n) => (
+            syntax(format!(
+                "the function `{name}` with {} is defined twice in this script",
+                count(*n, "parameter", "parameters")
+            )),
+            Some("rename one, or remove one".into()),
+        ),
+        P::FnMissingName => (
+            syntax("expected the name of the function after `fn`".into()),
+            None,
+        ),
+        P::FnMissingParams(name) => (
+            syntax(format!("expected the parameters of the function `{name}`, in brackets")),
+            Some(format!("`fn {name}(a, b) {{ ... }}`, or `fn {name}() {{ ... }}` for none")),
+        ),
+        P::FnDuplicatedParam(name, param) => (
+            syntax(format!("the function `{name}` has two parameters named `{param}`")),
+            None,
+        ),
+        P::FnMissingBody(name) if name.is_empty() => (
+            syntax("expected the body of the closure".into()),
+            None,
+        ),
+        P::FnMissingBody(name) => (
+            syntax(format!("expected the body of the function `{name}`, in braces")),
+            Some(format!("`fn {name}() {{ ... }}`")),
+        ),
+        P::WrongExport => (
+            syntax("`export` may be used only at the top level of a script".into()),
+            None,
+        ),
+        P::AssignmentToConstant(s) if s.is_empty() => {
+            (syntax("a constant cannot be changed".into()), None)
+        }
+        P::AssignmentToConstant(s) => (
+            syntax(format!("`{s}` is a constant and cannot be changed")),
+            Some(format!("declare it with `let {s} = ...` to change it later")),
+        ),
+        P::AssignmentToInvalidLHS(_) => (
+            syntax("this cannot be assigned to".into()),
+            Some("assign to a variable first, e.g. `let u = unit(\"viking_1\"); u.hits = 2`".into()),
+        ),
+        P::VariableExists(s) => (syntax(format!("the variable `{s}` is defined already")), None),
+        P::VariableUndefined(s) => undefined_in_words(s),
+        P::ModuleUndefined(s) => (
+            format!("no module is imported as `{s}`"),
+            Some(format!("import it first: `import \"{s}\" as {s};`")),
+        ),
+        P::ExprTooDeep => (
+            format!(
+                "this is nested too deeply: expressions and blocks may nest at most {} levels at the top level of a script, and {} inside a function",
+                limits.max_expr_depth, limits.max_function_expr_depth
+            ),
+            Some("split it with variables or functions".into()),
+        ),
+        P::TooManyFunctions => (
+            format!(
+                "too many functions: one script may define at most {} functions",
+                limits.max_functions
+            ),
+            Some("split them over several scripts".into()),
+        ),
+        P::LiteralTooLarge(what, max) => {
+            let what = what.to_lowercase();
+            let (thing, unit) = if what.contains("string") {
+                ("a string written in the script", "bytes")
+            } else if what.contains("array") {
+                ("an array written in the script", "items")
+            } else {
+                ("an object map written in the script", "properties")
+            };
+            (
+                format!("{thing} is larger than the limit of {max} {unit}"),
+                Some("build it in a loop, or keep it in the ruleset's data".into()),
+            )
+        }
+        P::LoopBreak => (
+            syntax("`break` and `continue` may be used only inside a loop".into()),
+            None,
+        ),
+        P::DuplicatedSwitchCase => (syntax("this case of `switch` is given twice".into()), None),
+        P::MalformedCallExpr(_) => (
+            syntax("the arguments of this call are not valid".into()),
+            None,
+        ),
+        P::MalformedInExpr(_) => (syntax("this `in` expression is not valid".into()), None),
+        other => (syntax(tidy(&other.to_string())), None),
+    }
+}
+
+/// A tokenizer's error in words.
+fn lex_in_words(err: &LexError, limits: &Limits) -> Words {
+    let syntax = |m: String| format!("syntax error: {m}");
+    match err {
+        LexError::Runtime(why) if why == COMPILE_OUT_OF_TIME => (
+            format!(
+                "compiling the script took more than the time budget of {} seconds of processor time (or {} by the clock), and stopped here",
+                crate::limits::TIME_BUDGET.as_secs(),
+                crate::limits::TIME_BUDGET.as_secs() * u64::from(WALL_CLOCK_FACTOR)
+            ),
+            Some("a script with very many variables in one scope compiles slowly: split it into functions or smaller scripts".into()),
+        ),
+        LexError::UnexpectedInput(s) => (syntax(format!("unexpected `{s}`")), None),
+        LexError::UnterminatedString => (
+            syntax("this string is never closed".into()),
+            Some("end it with the quote it starts with".into()),
+        ),
+        LexError::StringTooLong(_) => (
+            format!(
+                "a string written in the script is larger than the limit of {} bytes",
+                limits.max_string_size
+            ),
+            Some("build it in a loop, or keep it in the ruleset's data".into()),
+        ),
+        LexError::MalformedEscapeSequence(s) => (
+            syntax(format!("`{s}` is not an escape sequence")),
+            Some("write `\\\\` for a backslash, `\\n` for a new line, `\\\"` for a quote".into()),
+        ),
+        LexError::MalformedNumber(s) => (syntax(format!("`{s}` is not a number")), None),
+        LexError::MalformedChar(s) => (syntax(format!("`{s}` is not a character")), None),
+        LexError::MalformedIdentifier(s) => (
+            syntax(format!("`{s}` is not a name")),
+            Some("a name starts with a letter or `_`, followed by letters, digits and `_`".into()),
+        ),
+        LexError::ImproperSymbol(s, _) if s == "eval" => eval_in_words(),
+        LexError::ImproperSymbol(s, why) if why.is_empty() => {
+            (syntax(format!("`{s}` is not a symbol of the script language")), None)
+        }
+        LexError::ImproperSymbol(_, why) | LexError::Runtime(why) => (syntax(tidy(why)), None),
+        other => (syntax(tidy(&other.to_string())), None),
+    }
+}
+
+/// `eval`, however it is reached.
+fn eval_in_words() -> Words {
+    (
+        "`eval` is switched off: a script may not run code from a string, however it is called"
+            .into(),
+        Some("call a function by name instead; see \"The sandbox\" in docs/api.md".into()),
+    )
+}
+
+/// A variable that is not defined.
+fn undefined_in_words(name: &str) -> Words {
+    (
+        format!("the variable `{name}` is not defined"),
+        Some(format!("give it a value first: `let {name} = ...`")),
+    )
+}
+
+/// A runtime error in words. The errors that wrap another (a function call, a module) are
+/// unwrapped by the caller; a `throw` is the rules' own words, said as they are.
+pub fn runtime_in_words(err: &EvalAltResult, limits: &Limits) -> Words {
+    use EvalAltResult as E;
+    match err {
+        E::ErrorRuntime(value, _) => match value.read_lock::<HostError>() {
+            Some(host) => (host.message.clone(), host.help.clone()),
+            None => (value.to_string(), None),
+        },
+        E::ErrorInFunctionCall(_, _, inner, _) | E::ErrorInModule(_, inner, _) => {
+            runtime_in_words(inner, limits)
+        }
+        E::ErrorParsing(p, _) => parse_in_words(p, limits),
+        E::ErrorTerminated(token, _) if token.to_string() == OUT_OF_TIME => (
+            format!(
+                "script ran longer than its time budget of {:?} of processor time",
+                limits.time_budget
+            ),
+            Some(RUNAWAY_HELP.into()),
+        ),
+        E::ErrorTerminated(token, _) if token.to_string() == OUT_OF_WALL_TIME => (
+            format!(
+                "script ran {:?} by the clock, {WALL_CLOCK_FACTOR} times its time budget of {:?} of processor time, and was stopped: it waited, or the machine is very busy",
+                limits.time_budget.saturating_mul(WALL_CLOCK_FACTOR),
+                limits.time_budget
+            ),
+            Some(RUNAWAY_HELP.into()),
+        ),
+        E::ErrorTerminated(reason, _) => (
+            format!("script stopped: {reason}"),
+            Some(RUNAWAY_HELP.into()),
+        ),
+        E::ErrorTooManyOperations(_) => (
+            format!("script ran more than {} operations", limits.max_operations),
+            Some(RUNAWAY_HELP.into()),
+        ),
+        E::ErrorStackOverflow(_) => (
+            format!(
+                "function calls nested more than {} deep",
+                limits.max_call_levels
+            ),
+            Some("look for a function that calls itself without end".into()),
+        ),
+        E::ErrorDataTooLarge(what, _) => {
+            let what = what.to_lowercase();
+            let message = if what.contains("string") {
+                format!(
+                    "a string grew past the limit of {} bytes",
+                    limits.max_string_size
+                )
+            } else if what.contains("array") || what.contains("blob") {
+                format!(
+                    "an array grew past the limit of {} items",
+                    limits.max_array_size
+                )
+            } else {
+                format!(
+                    "an object map grew past the limit of {} entries",
+                    limits.max_map_size
+                )
+            };
+            (
+                message,
+                Some(format!(
+                    "strings hold at most {} bytes, arrays {} items, maps {} entries",
+                    limits.max_string_size, limits.max_array_size, limits.max_map_size
+                )),
+            )
+        }
+        E::ErrorTooManyVariables(_) => (
+            format!(
+                "too many variables: the top levels of the scripts and the prompt's lines may keep {} between them, and a call may use {} in all",
+                limits.max_top_level_variables, limits.max_variables
+            ),
+            Some(
+                "keep values in one map (`let bonus = #{ attack: 1, reach: 2 }`) or inside functions, and at the prompt assign with `x = ...` rather than a new `let x`"
+                    .into(),
+            ),
+        ),
+        E::ErrorTooManyModules(_) => (
+            format!(
+                "too many modules: one script may import at most {} modules",
+                limits.max_modules
+            ),
+            Some("import each module once, at the top of the script".into()),
+        ),
+        E::ErrorSystem(what, why) if what.is_empty() => {
+            (format!("the script engine failed: {}", tidy(&why.to_string())), None)
+        }
+        E::ErrorSystem(what, why) => (
+            format!("the script engine failed: {}: {}", tidy(what), why),
+            None,
+        ),
+        E::ErrorVariableExists(s, _) => (format!("the variable `{s}` is defined already"), None),
+        E::ErrorForbiddenVariable(s, _) => {
+            (format!("`{s}` cannot be the name of a variable"), None)
+        }
+        E::ErrorVariableNotFound(s, _) => undefined_in_words(s),
+        E::ErrorPropertyNotFound(s, _) => (
+            format!("the map has no property `{s}`"),
+            Some(format!(
+                "`m.contains(\"{s}\")` says whether a map `m` has it, and `m[\"{s}\"]` gives `()` if not"
+            )),
+        ),
+        E::ErrorIndexNotFound(index, _) => (format!("there is nothing at the index `{index}`"), None),
+        E::ErrorFunctionNotFound(signature, _) => function_not_found(signature),
+        // The resolver says itself why an import fails: this is a name used as a module
+        // (`m::f()`) that no `import` in force gave.
+        E::ErrorModuleNotFound(s, _) => (
+            format!("no module is imported as `{s}` here"),
+            Some(format!(
+                "import it inside the function that uses it: `import \"{s}\" as {s};`"
+            )),
+        ),
+        E::ErrorUnboundThis(_) => (
+            "`this` means something only inside a function called as a method (`x.f()`)".into(),
+            None,
+        ),
+        E::ErrorMismatchDataType(expected, got, _) | E::ErrorMismatchOutputType(expected, got, _) => {
+            let message = match (expected.is_empty(), got.is_empty()) {
+                (false, false) => format!(
+                    "expected {}, got {}",
+                    type_in_words(expected),
+                    type_in_words(got)
+                ),
+                (false, true) => format!("expected {}", type_in_words(expected)),
+                _ => format!("a value of the wrong type: {}", type_in_words(got)),
+            };
+            let help = (expected == "Fn").then(|| {
+                "a function is passed as `Fn(\"name\")` or as a closure `|x| ...`".to_string()
+            });
+            (message, help)
+        }
+        E::ErrorIndexingType(what, _) => (
+            format!(
+                "this cannot be indexed with `[]` ({})",
+                what.split_whitespace()
+                    .map(type_in_words)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            Some("arrays, maps, strings and numbers (their bits) can be indexed".into()),
+        ),
+        E::ErrorArrayBounds(0, index, _) => {
+            (format!("the array is empty, so there is no item {index}"), None)
+        }
+        E::ErrorArrayBounds(len, index, _) => (
+            format!(
+                "there is no item {index}: the array has {}, from 0 to {}",
+                count(*len, "item", "items"),
+                len - 1
+            ),
+            Some("a negative index counts from the end: `a[-1]` is the last".into()),
+        ),
+        E::ErrorStringBounds(0, index, _) => {
+            (format!("the string is empty, so there is no character {index}"), None)
+        }
+        E::ErrorStringBounds(len, index, _) => (
+            format!(
+                "there is no character {index}: the string has {}, from 0 to {}",
+                count(*len, "character", "characters"),
+                len - 1
+            ),
+            None,
+        ),
+        E::ErrorBitFieldBounds(bits, index, _) => (
+            format!("there is no bit {index}: a number has {bits} bits, from 0 to {}", bits.saturating_sub(1)),
+            None,
+        ),
+        E::ErrorFor(_) => (
+            "`for` cannot go through this: it goes through an array, a range (`0..10`) or a string".into(),
+            None,
+        ),
+        E::ErrorDataRace(s, _) if s.is_empty() => ("a shared value is in use already".into(), None),
+        E::ErrorDataRace(s, _) => (format!("`{s}` is in use already"), None),
+        E::ErrorNonPureMethodCallOnConstant(method, _) => (
+            format!(
+                "a constant cannot be changed, and `{}` would change it",
+                method.trim_start_matches("get$").trim_start_matches("set$")
+            ),
+            Some("copy it into a variable first: `let v = ...`".into()),
+        ),
+        E::ErrorAssignmentToConstant(s, _) => (
+            format!("`{s}` is a constant and cannot be changed"),
+            Some(format!("declare it with `let {s} = ...` to change it later")),
+        ),
+        E::ErrorDotExpr(s, _) if s.is_empty() => ("this use of `.` is not valid".into(), None),
+        E::ErrorDotExpr(s, _) => {
+            // "Unknown property 'x' - a getter is not registered for type 'T'", "No writable
+            // property 'x' - a setter is not registered for type 'T' to handle 'V'".
+            let names = quoted(s);
+            match names.as_slice() {
+                [property, on] if s.starts_with("Unknown property") => (
+                    format!("{} has no property `{property}`", type_in_words(on)),
+                    None,
+                ),
+                [property, on, value] if s.starts_with("No writable property") => (
+                    format!(
+                        "the property `{property}` of {} cannot be set to {}",
+                        type_in_words(on),
+                        type_in_words(value)
+                    ),
+                    Some("docs/api.md lists what can be set, and to what".into()),
+                ),
+                _ => (tidy(s), None),
+            }
+        }
+        E::ErrorArithmetic(s, _) if s.is_empty() => ("a calculation failed".into(), None),
+        E::ErrorArithmetic(s, _) => (
+            format!("a calculation failed: {}", tidy(s)),
+            Some(format!(
+                "whole numbers go from {} to {}, and nothing can be divided by zero",
+                i64::MIN,
+                i64::MAX
+            )),
+        ),
+        E::ErrorCustomSyntax(s, _, _) => (tidy(s), None),
+        E::LoopBreak(true, ..) => ("`break` may be used only inside a loop".into(), None),
+        E::LoopBreak(false, ..) => ("`continue` may be used only inside a loop".into(), None),
+        E::Return(..) | E::Exit(..) => (
+            "`return` or `exit` was used where the script cannot stop".into(),
+            None,
+        ),
+        other => (tidy(&other.to_string()), None),
+    }
+}
+
+/// A runtime error in words on one line, with its help if it has one (for a message that is
+/// not a diagnostic of its own: an ability's `meta()` that fails).
+pub fn in_words(err: &EvalAltResult) -> String {
+    let (message, help) = runtime_in_words(err, &Limits::default());
+    match help {
+        Some(help) => format!("{message} ({help})"),
+        None => message,
+    }
+}
+
+/// `Function not found: name (i64, &str | ImmutableString | String)`, Rhai's words for a call
+/// no function answers, in a player's.
+fn function_not_found(signature: &str) -> Words {
+    let (name, args) = match signature.split_once(" (") {
+        Some((name, rest)) => (name.trim(), rest.strip_suffix(')').unwrap_or(rest)),
+        None => (signature.trim(), ""),
+    };
+    let args: Vec<String> = if args.trim().is_empty() {
+        Vec::new()
+    } else {
+        args.split(", ").map(type_in_words).collect()
+    };
+    let operator = !name.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+    if let Some(property) = name.strip_prefix("get$") {
+        return (
+            format!(
+                "{} has no property `{property}`",
+                args.first().map_or("this".into(), |t| t.clone())
+            ),
+            None,
+        );
+    }
+    if let Some(property) = name.strip_prefix("set$") {
+        return (
+            format!(
+                "the property `{property}` of {} cannot be set",
+                args.first().map_or("this".into(), |t| t.clone())
+            ),
+            None,
+        );
+    }
+    if name.starts_with("anon$") {
+        return (
+            format!(
+                "this closure cannot be called with {}",
+                if args.is_empty() {
+                    "no arguments".to_string()
+                } else {
+                    args.join(", ")
+                }
+            ),
+            Some("give it as many arguments as it has parameters".into()),
+        );
+    }
+    let message = match (operator, args.as_slice()) {
+        (true, [a, b]) => format!("`{name}` cannot be used on {a} and {b}"),
+        (true, [a]) => format!("`{name}` cannot be used on {a}"),
+        (_, []) => format!("there is no function `{name}` that takes no arguments"),
+        (_, [one]) => format!("there is no function `{name}` that takes {one}"),
+        (_, [first @ .., last]) => format!(
+            "there is no function `{name}` that takes {} and {last}",
+            first.join(", ")
+        ),
+    };
+    let help = if operator {
+        "both sides must be numbers, or strings to join; `()` is what a function without a result gives, or a map's missing property"
+    } else {
+        "check the function's name, and the number and kind of its arguments (docs/api.md lists the host's functions)"
+    };
+    (message, Some(help.into()))
+}
+
+/// A Rhai type name as a player would say it.
+fn type_in_words(name: &str) -> String {
+    let name = name.trim();
+    let said = match name {
+        "i64" | "i32" | "u64" | "int" | "INT" => "a whole number",
+        "f64" | "f32" | "float" | "FLOAT" => "a decimal number",
+        "&str | ImmutableString | String" | "string" | "ImmutableString" | "String" | "&str" => {
+            "a string"
+        }
+        "char" => "a character",
+        "bool" => "true or false",
+        "()" => "nothing (`()`)",
+        "array" | "Array" => "an array",
+        "map" | "Map" => "an object map",
+        "blob" | "Blob" => "a blob",
+        "Fn" | "FnPtr" => "a function pointer",
+        "range" | "Range<i64>" | "RangeInclusive<i64>" => "a range",
+        "?" | "Dynamic" => "any value",
+        // The host's own types, by the names they are registered with.
+        "Unit" => "a unit",
+        "Deck" => "a deck",
+        "Card" => "a card",
+        "Roll" => "a roll",
+        "Point" => "a point",
+        other => return format!("`{other}`"),
+    };
+    said.into()
+}
+
+/// The names Rhai puts in single quotes in a sentence, in order.
+fn quoted(text: &str) -> Vec<&str> {
+    text.split('\'').skip(1).step_by(2).collect()
+}
+
+/// "1 parameter", "2 parameters".
+fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// Rhai's own sentence made to read like ours: lowercase at the start, names in backticks
+/// rather than single quotes.
+fn tidy(text: &str) -> String {
+    let chars: Vec<char> = text.trim().chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let opens = c == '\'' && (i == 0 || !chars[i - 1].is_alphanumeric());
+        if opens
+            && let Some(len) = chars[i + 1..].iter().position(|&q| q == '\'')
+            && len > 0
+            && chars.get(i + len + 2).is_none_or(|n| !n.is_alphanumeric())
+        {
+            out.push('`');
+            out.extend(&chars[i + 1..i + 1 + len]);
+            out.push('`');
+            i += len + 2;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    let mut rest = out.chars();
+    match rest.next() {
+        // A word in capitals (`NaN`, `BLOB`) keeps them.
+        Some(first) if !rest.next().is_some_and(char::is_uppercase) => {
+            first.to_lowercase().chain(out.chars().skip(1)).collect()
+        }
+        _ => out,
     }
 }

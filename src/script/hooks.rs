@@ -97,7 +97,10 @@ impl Abilities {
                 )
                 .map_err(|e| {
                     Error::other(
-                        format!("ability `{id}`: its `meta()` failed: {e}"),
+                        format!(
+                            "ability `{id}`: its `meta()` failed: {}",
+                            crate::script::error::in_words(&e)
+                        ),
                         Some(format!("{source} must define `fn meta()` returning a map (see docs/abilities.md)")),
                     )
                 })?;

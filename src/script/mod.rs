@@ -2,6 +2,7 @@
 //! and the conversion of script errors into diagnostics.
 
 pub mod api;
+pub mod clock;
 pub mod engine;
 pub mod error;
 pub mod hooks;

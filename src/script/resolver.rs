@@ -25,6 +25,10 @@ pub enum ImportRefused {
     /// A symlink that leads out of the folder it was found in.
     #[error("import `{0}` is refused: `{1}` is a link that leads outside the scripts folders")]
     Outside(String, String),
+    /// A folder, a FIFO or a device where the script would be: never opened, as a FIFO
+    /// would block the reader for ever.
+    #[error("import `{0}` is refused: `{1}` is {2}, not a script file")]
+    NotAFile(String, String, &'static str),
     /// No such script in any of the folders.
     #[error("cannot find module `{0}` in the scripts folders")]
     NotFound(String),
@@ -97,6 +101,15 @@ impl ConfinedResolver {
                     return Err(ImportRefused::Outside(
                         path.to_string(),
                         file.display().to_string(),
+                    ));
+                }
+                Err(Refused::NotAFile { file, kind }) => {
+                    // Named as the import names it: which folder it is in matters less.
+                    let shown = file.strip_prefix(root).unwrap_or(&file);
+                    return Err(ImportRefused::NotAFile(
+                        path.to_string(),
+                        shown.display().to_string(),
+                        kind,
                     ));
                 }
                 Err(_) => {}

@@ -308,8 +308,14 @@ fn argument(session: &Session, origin: &str, line: &str, w: &Word) -> Result<Dyn
         return Ok(Dynamic::from_float(f));
     }
     let state = session.state();
-    // A side's id or an ability's name is a word, however close it is to a unit's id.
-    if state.sides.iter().any(|s| s.id == w.text) || session.has_ability_named(&w.text) {
+    // A side's id, an ability's name, a verb's or a word the ruleset lists is a word, however
+    // close it is to a unit's id (unless it is one: a unit called `run` is that unit).
+    let exact_unit = state.battlefield.units().iter().any(|u| u.id == w.text);
+    if !exact_unit
+        && (state.sides.iter().any(|s| s.id == w.text)
+            || session.has_ability_named(&w.text)
+            || session.is_ruleset_word(&w.text))
+    {
         return Ok(Dynamic::from(w.text.clone()));
     }
     match state.battlefield.resolve(&w.text) {
@@ -387,32 +393,121 @@ impl Session {
                 Ok(Dynamic::UNIT)
             }
             Line::Verb { name, args } => self.call(name, args.clone()),
-            Line::Rhai { verb_like } => self.eval(origin, line).map_err(|e| {
-                let Some(first) = verb_like else { return e };
-                // One word alone is an unknown verb only if Rhai found no such name.
-                let alone = !line.trim().contains(char::is_whitespace);
-                if alone && !matches!(e, Error::Script(_) | Error::Other { .. }) {
-                    return e;
+            Line::Rhai { verb_like } => {
+                let result = self.eval(origin, line);
+                match (result, verb_like) {
+                    (Err(e), Some(first)) => Err(self.verb_like_failure(origin, line, first, e)),
+                    (result, _) => result,
                 }
-                let verbs = self
-                    .verbs()
-                    .keys()
-                    .map(String::as_str)
-                    .chain(["roll", "draw"]);
-                let help = match did_you_mean(&first.text, verbs) {
-                    Some(s) => Some(format!("did you mean `{s}`?")),
-                    None => Some("`:help` lists the verbs".into()),
+            }
+        }
+    }
+}
+
+/// How a line that failed as Rhai reads as Rhai.
+enum Reading {
+    /// It is not Rhai at all: a syntax error.
+    NotRhai,
+    /// It is Rhai, and uses a variable no one has defined, at this column (from 1).
+    Undefined { name: String, column: usize },
+    /// It is Rhai, and failed for another reason.
+    Rhai,
+}
+
+impl Session {
+    /// The error of a line that reads like a verb (its first word a plain name, no brackets)
+    /// and failed as Rhai: `meele viking_1 legionary_2` is no Rhai, so an unknown verb;
+    /// `x + 1` is Rhai whose `x` is not defined, so it says that; `x` alone could be either,
+    /// and is said to be neither. Any other failure is the script's own.
+    fn verb_like_failure(&mut self, origin: &str, line: &str, first: &Word, e: Error) -> Error {
+        if !matches!(e, Error::Script(_) | Error::Other { .. }) {
+            return e;
+        }
+        let verbs = self
+            .verbs()
+            .keys()
+            .map(String::as_str)
+            .chain(["roll", "draw"]);
+        let close_verb = did_you_mean(&first.text, verbs).map(str::to_string);
+        let alone = !line.trim().contains(char::is_whitespace);
+        let name = &first.text;
+        let (message, label, help) = match self.read_as_rhai(line) {
+            Reading::NotRhai => (
+                format!("unknown verb `{name}`"),
+                "not a verb of this ruleset",
+                match &close_verb {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "`:help` lists the verbs".into(),
+                },
+            ),
+            Reading::Undefined {
+                name: undefined,
+                column,
+            } if &undefined == name && column == first.start + 1 => {
+                let help = match &close_verb {
+                    Some(s) => format!(
+                        "did you mean the verb `{s}`? Or give `{name}` a value first: `let {name} = ...`"
+                    ),
+                    None => format!(
+                        "`:help` lists the verbs; give a variable a value first: `let {name} = ...`"
+                    ),
                 };
-                line_error(
-                    origin,
-                    line,
-                    first.start,
-                    first.len,
-                    format!("unknown verb `{}`", first.text),
-                    "not a verb of this ruleset",
-                    help,
-                )
-            }),
+                if alone {
+                    (
+                        format!(
+                            "`{name}` is neither a verb of this ruleset nor a variable that is defined"
+                        ),
+                        "not a verb or a variable",
+                        help,
+                    )
+                } else {
+                    (
+                        format!(
+                            "the variable `{name}` is not defined (nor is there a verb `{name}`)"
+                        ),
+                        "not defined",
+                        help,
+                    )
+                }
+            }
+            _ => return e,
+        };
+        line_error(
+            origin,
+            line,
+            first.start,
+            first.len,
+            message,
+            label,
+            Some(help),
+        )
+    }
+
+    /// Reads a line as Rhai again, once it has failed, to say what it is: compiled as the
+    /// session compiles a line, then with every variable required to be defined (Rhai's
+    /// strict variables, on for this compile only), which names the first that is not.
+    fn read_as_rhai(&mut self, line: &str) -> Reading {
+        let compiled = self
+            .budget
+            .compiling(|| self.engine.compile_with_scope(&self.scope, line));
+        if compiled.is_err() {
+            return Reading::NotRhai;
+        }
+        let before = self.engine.strict_variables();
+        self.engine.set_strict_variables(true);
+        let strict = self
+            .budget
+            .compiling(|| self.engine.compile_with_scope(&self.scope, line));
+        self.engine.set_strict_variables(before);
+        match strict {
+            Err(e) => match e.err_type() {
+                rhai::ParseErrorType::VariableUndefined(name) => Reading::Undefined {
+                    name: name.clone(),
+                    column: e.position().position().unwrap_or(0),
+                },
+                _ => Reading::Rhai,
+            },
+            Ok(_) => Reading::Rhai,
         }
     }
 }

@@ -63,6 +63,8 @@ pub struct Session {
     verbs: BTreeMap<String, Verb>,
     abilities: api::SharedAbilities,
     manual: api::ManualDice,
+    /// Where drawn cards come from when not from the top of the pile.
+    cards: api::ManualCards,
     /// Functions defined at the prompt (kept across reloads).
     prompt_functions: AST,
     /// Each function defined at the prompt, by name and number of parameters, with the
@@ -85,6 +87,22 @@ pub struct Session {
     /// The saves a replayed `:save` did not write, by absolute path, so that an `:open` later
     /// in the replay opens what was saved then, not what the file holds now.
     unwritten: BTreeMap<PathBuf, crate::game::save::SavedGame>,
+    /// In a replay, the game the next `:open` opened when it was played, as the journal
+    /// recorded it (with its files found), or why it cannot be opened: the replayed `:open`
+    /// opens it instead of reading the file again.
+    recorded_open: Option<Result<RecordedOpen, Error>>,
+}
+
+/// A game a journal recorded as opened: the save, and the scenario and house rules it names,
+/// found in the project.
+#[derive(Debug)]
+pub struct RecordedOpen {
+    /// The game as it was opened.
+    pub save: crate::game::save::SavedGame,
+    /// Its scenario.
+    pub scenario: PathBuf,
+    /// Its house rules (none: the scenario's own).
+    pub house_rules: Option<Vec<PathBuf>>,
 }
 
 /// One step of `:undo`: an action, or a change of the house rules in force.
@@ -162,12 +180,14 @@ impl Session {
         let mut engine = engine::sandboxed(&limits, &budget, roots, modules.clone());
         let abilities: api::SharedAbilities = Rc::default();
         let manual: api::ManualDice = Rc::default();
+        let cards: api::ManualCards = Rc::default();
         api::register(
             &mut engine,
             &state,
             &scenario.ruleset,
             &abilities,
             &manual,
+            &cards,
             &budget,
         );
         let watched = state.clone();
@@ -186,6 +206,7 @@ impl Session {
             verbs: BTreeMap::new(),
             abilities,
             manual,
+            cards,
             prompt_functions: AST::empty(),
             prompt_defined: BTreeMap::new(),
             past: Vec::new(),
@@ -196,6 +217,7 @@ impl Session {
             steps: 0,
             saved_steps: 0,
             unwritten: BTreeMap::new(),
+            recorded_open: None,
             scenario,
         };
         for path in session.scenario.ruleset.script_paths() {
@@ -477,6 +499,36 @@ impl Session {
         *self.manual.borrow_mut() = feed.map(api::DiceSource::Faces);
     }
 
+    /// Real cards (`:cards manual`): every card the rules draw, and every `draw` typed at
+    /// the prompt, is asked for through `ask` and taken out of the pile; `None` goes back to
+    /// drawing from the top of the pile.
+    pub fn set_manual_cards(&mut self, ask: Option<api::DiceAsker>) {
+        *self.cards.borrow_mut() = ask.map(api::CardSource::Ask);
+    }
+
+    /// Each card the rules draw from a shuffled pile is at the position `feed` gives (given
+    /// the cards in the pile, a position from 1, the top), and shuffles draw nothing from the
+    /// generator; `None` goes back to the top of the pile.
+    pub fn set_card_feed(&mut self, feed: Option<api::FaceFeed>) {
+        *self.cards.borrow_mut() = feed.map(|feed| api::CardSource::Positions {
+            feed,
+            peeked: false,
+        });
+    }
+
+    /// Whether a script looked at a shuffled pile's order (`peek`) since the card feed was set.
+    pub fn cards_peeked(&self) -> bool {
+        matches!(
+            *self.cards.borrow(),
+            Some(api::CardSource::Positions { peeked: true, .. })
+        )
+    }
+
+    /// Whether cards are typed in by the players.
+    pub fn manual_cards(&self) -> bool {
+        matches!(*self.cards.borrow(), Some(api::CardSource::Ask(_)))
+    }
+
     /// Whether dice are typed in by the players.
     pub fn manual_dice(&self) -> bool {
         matches!(*self.manual.borrow(), Some(api::DiceSource::Ask(_)))
@@ -485,6 +537,12 @@ impl Session {
     /// Whether an ability of this name is loaded in the game.
     pub fn has_ability_named(&self, name: &str) -> bool {
         self.abilities.borrow().list.contains_key(name)
+    }
+
+    /// Whether `word` is a word of the ruleset when typed as an argument: one of its verbs, or
+    /// one of the `words` its `ruleset.yaml` lists.
+    pub fn is_ruleset_word(&self, word: &str) -> bool {
+        self.verbs.contains_key(word) || self.scenario.ruleset.file.words.iter().any(|w| w == word)
     }
 
     /// Plays the battle to its end with the ruleset's policy: ask `victory`, let the side
@@ -669,7 +727,7 @@ impl Session {
         let mut line_ast = self
             .budget
             .compiling(|| self.engine.compile_with_scope(&self.scope, code))
-            .map_err(|e| self.sources.parse_error(source, &e))?;
+            .map_err(|e| self.sources.parse_error(source, &e, &self.limits))?;
         line_ast.set_source(source);
         let kept = self.keep_functions(source, code, &line_ast)?;
         let run = self.ast.merge(&line_ast);
@@ -1077,6 +1135,7 @@ impl Session {
         fresh.prompt_functions = std::mem::take(&mut self.prompt_functions);
         fresh.prompt_defined = std::mem::take(&mut self.prompt_defined);
         *fresh.manual.borrow_mut() = self.manual.borrow_mut().take();
+        *fresh.cards.borrow_mut() = self.cards.borrow_mut().take();
         fresh.unwritten = std::mem::take(&mut self.unwritten);
         *self = fresh;
         Ok(())
@@ -1118,19 +1177,58 @@ impl Session {
 
     /// Continues a saved game, in a replay: a file a replayed `:save` did not write is
     /// opened as it was saved then; any other is read from disk.
+    ///
+    /// A game the journal recorded as opened ([`Session::expect_open`]) is opened as it was
+    /// recorded, and the file is not read at all: it may have changed, or gone, since.
     pub fn open_in_replay(&mut self, path: &Path) -> Result<Session, Error> {
-        let mut session = match self.unwritten.get(&absolute(path)) {
-            Some(save) => Session::open_saved(&self.project, path, save.clone(), &save.text()?)?,
-            None => Session::open(&self.project, path)?,
+        let mut session = match self.recorded_open.take() {
+            Some(recorded) => Session::open_recorded(&self.project, path, recorded?)?,
+            None => match self.unwritten.get(&absolute(path)) {
+                Some(save) => {
+                    Session::open_saved(&self.project, path, save.clone(), &save.text()?)?
+                }
+                None => Session::open(&self.project, path)?,
+            },
         };
         session.unwritten = std::mem::take(&mut self.unwritten);
         Ok(session)
+    }
+
+    /// In a replay, whether an `:open` of `path` opens a game known without reading the file:
+    /// one the journal recorded, or one a replayed `:save` did not write.
+    pub fn replay_knows(&self, path: &Path) -> bool {
+        self.recorded_open.is_some() || self.unwritten.contains_key(&absolute(path))
+    }
+
+    /// In a replay, gives the game the next `:open` opened when it was played (or why it
+    /// cannot be opened), as its journal recorded it.
+    pub fn expect_open(&mut self, recorded: Result<RecordedOpen, Error>) {
+        self.recorded_open = Some(recorded);
+    }
+
+    /// Continues a game a journal recorded as opened from `path`: its files are the ones
+    /// given, found by the journal's rule, and nothing else is read.
+    pub fn open_recorded(
+        project: &Project,
+        path: &Path,
+        recorded: RecordedOpen,
+    ) -> Result<Session, Error> {
+        let text = recorded.save.text()?;
+        Session::open_with_files(
+            project,
+            path,
+            recorded.save,
+            &text,
+            recorded.scenario,
+            recorded.house_rules,
+        )
     }
 
     /// Forgets the saves a replay did not write: the replay is over, and from now on a file
     /// is opened as it is.
     pub fn forget_unwritten(&mut self) {
         self.unwritten.clear();
+        self.recorded_open = None;
     }
 
     /// Carries the saves a replay did not write over to the session that replaces this one
@@ -1147,6 +1245,18 @@ impl Session {
         text: &str,
     ) -> Result<Session, Error> {
         let (scenario, house_rules) = save.files(path, project.root())?;
+        Session::open_with_files(project, path, save, text, scenario, house_rules)
+    }
+
+    /// Continues a game from a save already read, with its scenario and house rules found.
+    fn open_with_files(
+        project: &Project,
+        path: &Path,
+        save: crate::game::save::SavedGame,
+        text: &str,
+        scenario: PathBuf,
+        house_rules: Option<Vec<PathBuf>>,
+    ) -> Result<Session, Error> {
         let mut scenario = Scenario::load(project, &scenario)?;
         save.check(&path.display().to_string(), text, &scenario)?;
         if let Some(rules) = house_rules {
@@ -1168,6 +1278,7 @@ impl Session {
         let emitted = self.emitted;
         let steps = self.steps;
         let dice = self.manual.borrow_mut().take();
+        let cards = self.cards.borrow_mut().take();
         let result = f(self);
         self.rollback(mark);
         self.past.truncate(past);
@@ -1175,6 +1286,7 @@ impl Session {
         self.emitted = emitted;
         self.steps = steps;
         *self.manual.borrow_mut() = dice;
+        *self.cards.borrow_mut() = cards;
         result
     }
 
@@ -1221,12 +1333,12 @@ impl Session {
     }
 
     /// Draws cards from one of the game's decks and logs them.
-    pub fn draw(
-        &mut self,
-        deck: &str,
-        n: usize,
-    ) -> Result<Vec<crate::host::cards::Card>, crate::game::state::StateError> {
-        self.state.borrow_mut().draw(deck, n)
+    ///
+    /// With real cards (`:cards manual`) the players say which cards they drew, unlike a
+    /// `roll` typed at the prompt, which the generator rolls: the pile here must stay the
+    /// pile on the table, so every card taken from it is one taken at the table.
+    pub fn draw(&mut self, deck: &str, n: usize) -> Result<Vec<crate::host::cards::Card>, String> {
+        api::cards::draw(&self.state, &self.cards, &self.budget, deck, n)
     }
 
     /// A script value as the prompt shows it.

@@ -56,7 +56,7 @@ pub fn viking_unit(id: &str, kind: &str, x: f64, y: f64, extra: &str) -> String 
 }
 
 /// Copies a folder and everything in it.
-fn copy_dir(from: &Path, to: &Path) {
+pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("a folder in the workspace");
     for entry in std::fs::read_dir(from).expect("a readable folder") {
         let entry = entry.expect("a folder entry");

@@ -42,7 +42,7 @@ use crate::host::unit::{Stat, Unit};
 pub use crate::script::value::{
     DeckRef, HostError, Shared, UnitRef, host_error, host_error_with_help, show,
 };
-pub use cards::MAX_DECK;
+pub use cards::{CardSource, MAX_DECK, ManualCards};
 pub use dice::{DiceAsker, DiceSource, FaceFeed, ManualDice};
 
 type Res<T> = Result<T, Box<EvalAltResult>>;
@@ -58,12 +58,13 @@ pub fn register(
     ruleset: &Ruleset,
     abilities: &SharedAbilities,
     manual: &ManualDice,
+    cards: &ManualCards,
     budget: &crate::script::engine::Budget,
 ) {
     abilities::register(engine, state, abilities);
     log::register(engine, state);
     dice::register(engine, state, manual, budget);
-    cards::register(engine, state);
+    cards::register(engine, state, cards, budget);
     measure::register(engine, state);
     grid::register(engine, state);
     units::register(engine, state, ruleset);
@@ -176,6 +177,7 @@ mod tests {
         ruleset: Ruleset,
         abilities: SharedAbilities,
         manual: ManualDice,
+        cards: ManualCards,
         budget: Budget,
     }
 
@@ -187,6 +189,7 @@ mod tests {
             ruleset: scenario.ruleset,
             abilities: Rc::default(),
             manual: Rc::default(),
+            cards: Rc::default(),
             budget: Budget::default(),
         }
     }
@@ -200,7 +203,7 @@ mod tests {
                 abilities::register(e, &f.state, &f.abilities)
             }),
             ("cards.rs", include_str!("cards.rs"), |e, f| {
-                cards::register(e, &f.state)
+                cards::register(e, &f.state, &f.cards, &f.budget)
             }),
             ("dice.rs", include_str!("dice.rs"), |e, f| {
                 dice::register(e, &f.state, &f.manual, &f.budget)
@@ -319,6 +322,7 @@ mod tests {
             &f.ruleset,
             &f.abilities,
             &f.manual,
+            &f.cards,
             &f.budget,
         );
         assert_eq!(registered(&engine), names);
