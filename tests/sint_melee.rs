@@ -71,7 +71,8 @@ fn both_roll_a_d10_on_the_base_number_and_the_higher_wins_by_the_difference() {
 #[test]
 fn the_base_number_crosses_the_weapon_value_with_the_melee_skill() {
     let b = [brit("knight", "knight", 10.0, 10.0, "")];
-    let z = [zulu("flag", "flag_bearer", 10.0, 11.5, "")];
+    // The knight's base (1.2" x 2.4") reaches y = 11.2: the flag bearer touches it.
+    let z = [zulu("flag", "flag_bearer", 10.0, 11.7, "")];
     let out = melee(&b, &z, &["5H"], "fight knight flag\n1\n1\n");
     printed(
         &out,
@@ -518,6 +519,8 @@ fn a_horse_charging_at_5_inches_or_less_just_stops() {
 // pony, +1 on a warhorse.
 #[test]
 fn the_impact_is_1_less_on_a_pony_and_1_more_on_a_warhorse() {
+    // A horse archer's base (1" x 2") reaches y = 11, a knight's (1.2" x 2.4") y = 11.2: the
+    // Zulu touches each.
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
     let out = melee(
         &charging_rider("horse_archer", 8),
@@ -532,7 +535,7 @@ fn the_impact_is_1_less_on_a_pony_and_1_more_on_a_warhorse() {
     );
     let out = melee(
         &charging_rider("knight", 8),
-        &z,
+        &[zulu("w", "zulu", 10.0, 11.7, "")],
         &["2C", "9S"],
         "fight lancer w\n1\n10\n7\n",
     );

@@ -416,3 +416,20 @@ fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
         "{t}"
     );
 }
+
+// Guards 4 at the prompt: an order is a word, however close it is to a figure's id (`run` is one
+// letter from the gun `gun`).
+#[test]
+fn an_order_that_looks_like_a_figures_id_is_an_order() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
+        brit("gun", "cannon", 14.0, 4.0, ", groups: { unit: first }"),
+        brit("pte_1", "gunner", 14.0, 2.5, ", groups: { unit: first }"),
+    ];
+    let z = one_zulu();
+    let out = game(&refs(&b), &refs(&z), &[]).play_ok(1, "order pte_1 run\norder gun hold\n");
+    out.stdout_has(&[
+        "The British write an order for pte_1\n",
+        "The British write an order for gun\n",
+    ]);
+}
