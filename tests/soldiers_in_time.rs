@@ -424,7 +424,7 @@ fn an_order_that_looks_like_a_figures_id_is_an_order() {
     let b = vec![
         brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
         brit("gun", "cannon", 14.0, 4.0, ", groups: { unit: first }"),
-        brit("pte_1", "gunner", 14.0, 2.5, ", groups: { unit: first }"),
+        brit("pte_1", "gunner", 11.5, 4.0, ", groups: { unit: first }"),
     ];
     let z = one_zulu();
     let out = game(&refs(&b), &refs(&z), &[]).play_ok(1, "order pte_1 run\norder gun hold\n");
