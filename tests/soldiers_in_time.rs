@@ -433,3 +433,458 @@ fn an_order_that_looks_like_a_figures_id_is_an_order() {
         "The British write an order for gun\n",
     ]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The turn (2, 5, 5.6): its phases in order, each begun with a flip where the book says so
+// ---------------------------------------------------------------------------------------------
+
+/// A game in which every phase has work: pte_1 routed (rally), a cavalryman (horses), men,
+/// a tank (vehicles), the Zulu under standing independent fire (shooting) and in base contact
+/// with the sergeant (melee). The end of every part of turn 1 is typed; the melee is a tie (the
+/// Zulu's 5 + 9 against the sergeant's 4 + 10), so no card is flipped there.
+fn a_whole_turn() -> common::Output {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
+        brit(
+            "pte_1",
+            "rifleman",
+            12.0,
+            4.0,
+            ", groups: { unit: first }, tags: [routed]",
+        ),
+        brit("cav", "cavalryman", 20.0, 4.0, ""),
+        brit("tank", "tank", 30.0, 4.0, ""),
+    ];
+    let z = vec![zulu(
+        "warrior",
+        "zulu",
+        10.0,
+        5.0,
+        ", tags: [independent_fire]",
+    )];
+    let cards = ["2H", "3S", "4H", "5S", "6H", "7S", "8H", "9S"];
+    let ends = "end_turn\n".repeat(12);
+    game(&refs(&b), &refs(&z), &cards).play_ok(
+        1,
+        &format!(
+            "{ends}:dice manual\nend_turn\n5\n4\nend_turn\nend_turn\nend_turn\nprint(phase())\n"
+        ),
+    )
+}
+
+/// The `phase: NAME` lines of a transcript, in order.
+fn phases_in(out: &common::Output) -> Vec<&str> {
+    out.stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("phase: "))
+        .collect()
+}
+
+// Guards 2 "The following six phases of play constitute one full game turn" (the six are not
+// listed; read as the book's own sections in order): rally, command, the three movement
+// sub-phases, shooting, melee, follow-through, then the next turn's rally (passed over, no one
+// routed) and command.
+#[test]
+fn a_turn_is_rally_command_movement_shooting_melee_and_follow_through() {
+    let out = a_whole_turn();
+    assert_eq!(
+        phases_in(&out),
+        [
+            "rally",
+            "command",
+            "move_horses",
+            "move_men",
+            "move_vehicles",
+            "shooting",
+            "melee",
+            "follow_through",
+            "command"
+        ],
+        "{}",
+        out.stdout
+    );
+    out.stdout_has(&["turn 2: british to play\nphase: command\n", "command\n"]);
+}
+
+// Guards 5 "Flip a playing card for each sub phase to see which side will move first", 5.6 "One
+// player flips a card to see which side (color) will go first", and the default that shooting
+// and melee begin with a flip too, while rally and command go in the scenario's order.
+#[test]
+fn movement_shooting_melee_and_follow_through_begin_with_a_flip_for_the_side_to_go_first() {
+    let out = a_whole_turn();
+    out.stdout_has(&[
+        "phase: rally\nthe rally phase\nturn 1: british to play\n",
+        "pte_1 rally check: card 2♥ against 6: passes",
+        "phase: command\ncommand: orders\nturn 1: british to play\n",
+        "movement: horses and motorcycles: card 3♠ is black: The Zulus (black) go first\nturn 1: zulus to play\n",
+        "movement: men, artillery and mixed units: card 4♥ is red: The British (red) go first\nturn 1: british to play\n",
+        "movement: tanks and vehicles: card 5♠ is black: The Zulus (black) go first\nturn 1: zulus to play\n",
+        "the shooting phase: card 6♥ is red: The British (red) go first\nturn 1: british to play\n",
+        "the melee phase: card 7♠ is black: The Zulus (black) go first\nturn 1: zulus to play\n",
+        "warrior 14 against sgt 14: a tie",
+        "follow-through: card 8♥ is red: The British (red) go first\nturn 1: british to play\n",
+    ]);
+}
+
+// Guards "a phase with nothing to do is passed over" (2, default): with no one routed, no horse,
+// no vehicle, no one with leave to fire and no one in contact, turn 1 is command, the men's
+// movement and follow-through, and only those two flips are made.
+#[test]
+fn an_empty_phase_is_passed_over_without_a_flip() {
+    let (b, z) = (section(), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "4H"]).play_ok(1, &"end_turn\n".repeat(7));
+    assert_eq!(
+        phases_in(&out),
+        ["command", "move_men", "follow_through", "command"],
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.stdout.matches("  drew ").count(), 2, "{}", out.stdout);
+}
+
+// Guards 6.1 "Foot soldiers may fire in the same turn that they charge" with the phase rule: a
+// foot soldier who charged may fire, so the shooting phase is not passed over for him (broke
+// when `_can_shoot` asked only for an order's leave to fire); a rider who charged may not.
+#[test]
+fn the_shooting_phase_comes_for_a_foot_soldier_who_charged() {
+    let z = vec![zulu("viking", "viking", 12.0, 20.0, "")];
+    let foot = vec![brit("pte_1", "rifleman", 12.0, 4.0, ", tags: [charged]")];
+    let out =
+        game(&refs(&foot), &refs(&z), &["2H", "3S", "4H"]).play_ok(1, &"end_turn\n".repeat(4));
+    assert_eq!(
+        phases_in(&out),
+        ["command", "move_men", "shooting"],
+        "{}",
+        out.stdout
+    );
+    let rider = vec![brit("cav", "cavalryman", 12.0, 4.0, ", tags: [charged]")];
+    let out = game(&refs(&rider), &refs(&z), &["2H", "3S", "4H", "5S"])
+        .play_ok(1, &"end_turn\n".repeat(6));
+    assert_eq!(
+        phases_in(&out),
+        ["command", "move_horses", "move_men", "follow_through"],
+        "{}",
+        out.stdout
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The checks: leaders and flags (1.2, 5.2, 5.5, 8, 10.3)
+// ---------------------------------------------------------------------------------------------
+
+// Guards 5.2 "A face card automatically causes the leader to pass the activation check" and "A
+// leader always fails on an Ace" for every check the book calls an activation check: the
+// horsemanship check (5.5 "one horsemanship check (activation check)"), leaving melee (5.5 "must
+// pass an activation check") and spotting (default). His morale check is no activation check:
+// an Ace there is a 1, and a face card needs a superior leader.
+#[test]
+fn a_leader_passes_horsemanship_leaving_melee_and_spotting_on_a_face_card_and_fails_on_an_ace() {
+    let (b, z) = (section(), one_zulu());
+    let mut lines = String::new();
+    for cause in [
+        "horsemanship",
+        "leave_melee",
+        "spot",
+        "horsemanship",
+        "leave_melee",
+        "spot",
+        "morale",
+        "morale",
+    ] {
+        lines.push_str(&format!("_check_card(unit(\"sgt\"), 8, \"{cause}\")\n"));
+    }
+    let out = game(
+        &refs(&b),
+        &refs(&z),
+        &["KS", "QH", "JD", "AS", "AH", "AD", "AC", "KC"],
+    )
+    .play_ok(1, &lines);
+    out.stdout_has(&[
+        "  sgt horsemanship check: card K♠, a face card, against 8: passes (a leader passes on a face card)\n",
+        "  sgt leave_melee check: card Q♥, a face card, against 8: passes (a leader passes on a face card)\n",
+        "  sgt spot check: card J♦, a face card, against 8: passes (a leader passes on a face card)\n",
+        "  sgt horsemanship check: card A♠ against 8: fails (a leader always fails on an Ace)\n",
+        "  sgt leave_melee check: card A♥ against 8: fails (a leader always fails on an Ace)\n",
+        "  sgt spot check: card A♦ against 8: fails (a leader always fails on an Ace)\n",
+        "  sgt morale check: card A♣ against 8: passes (1 is at or under 8)\n",
+        "  sgt morale check: card K♣, a face card, against 8: fails (no superior leader within command range)\n",
+    ]);
+}
+
+// Guards 1.2 "Leaders are exempt from leader modifiers unless within the leadership of a
+// superior (experience level) leader": a sergeant's face card passes his morale check beside
+// the lord (9), not beside another sergeant (8).
+#[test]
+fn a_leader_takes_a_leaders_help_only_from_a_superior_leader() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ""),
+        brit("cpl", "sergeant", 12.0, 4.0, ""),
+        brit("sgt_2", "sergeant", 24.0, 4.0, ""),
+        brit("capt", "lord", 26.0, 4.0, ""),
+    ];
+    let z = one_zulu();
+    let out = game(&refs(&b), &refs(&z), &["KS", "KH"]).play_ok(
+        1,
+        "_morale_card(unit(\"sgt\"))\n_morale_card(unit(\"sgt_2\"))\n",
+    );
+    out.stdout_has(&[
+        "  sgt morale check: card K♠, a face card, against 8: fails (no superior leader within command range)\n",
+        "  sgt_2 morale check: card K♥, a face card, against 8: passes (capt is within command range)\n",
+    ]);
+}
+
+// Guards 1.2 "A figure within the command range of two or more leaders is only modified by the
+// best rated leader" and 6.2 "AC+leader modifier": with a house leader modifier of 1, a man
+// between a sergeant (8) and the lord (9) checks on 6 + 1, not 6 + 2, and the best leader is the
+// one named.
+#[test]
+fn only_the_best_leader_in_range_modifies_a_check() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ""),
+        brit("pte_1", "rifleman", 12.0, 4.0, ""),
+        brit("capt", "lord", 14.0, 4.0, ""),
+    ];
+    let z = one_zulu();
+    let out = game_with(&refs(&b), &refs(&z), &["7S", "8S", "QS"], "data: { leader_modifier: 1 }\n")
+        .play_ok(
+            1,
+            "_morale_card(unit(\"pte_1\"))\n_morale_card(unit(\"pte_1\"))\n_morale_card(unit(\"pte_1\"))\n",
+        );
+    out.stdout_has(&[
+        "  pte_1 morale check: card 7♠ against 7: passes (7 is at or under 7)\n",
+        "  pte_1 morale check: card 8♠ against 7: fails (8 is over 7)\n",
+        "  pte_1 morale check: card Q♠, a face card, against 7: passes (capt is within command range)\n",
+    ]);
+}
+
+/// A flag bearer at (10, 4) with pte_1 routed 6" from him and no leader on the table; pte_2
+/// 11" from him; a second flag bearer 7" from pte_1.
+fn flag_section() -> Vec<String> {
+    vec![
+        brit("flag", "flag_bearer", 10.0, 4.0, ""),
+        brit("pte_1", "rifleman", 17.0, 4.0, ", tags: [routed]"),
+        brit("pte_2", "rifleman", 22.0, 4.0, ""),
+        brit("flag_2", "flag_bearer", 17.0, 12.0, ""),
+    ]
+}
+
+// Guards 10.3 "The Flag barer modifies all morale checks for every soldier within 8 inches the
+// same way a leader would affect morale" and "he helps your troops rally": a face card rallies
+// pte_1, 6" from the flag, with no leader near; pte_2, 11" from it, fails his morale check on
+// one. "Your men can only be modified by one Flag bearer": the nearest is named.
+#[test]
+fn a_flag_bearer_within_eight_inches_helps_rally_and_morale_as_a_leader() {
+    let z = one_zulu();
+    let out = game(&refs(&flag_section()), &refs(&z), &["KS", "KH"])
+        .play_ok(1, "rally pte_1\n_morale(unit(\"pte_2\"), \"a test\")\n");
+    out.stdout_has(&[
+        "  pte_1 rally check: card K♠, a face card, against 6: passes (flag's flag is within 8\")\n",
+        "  pte_2 morale check: card K♥, a face card, against 6: fails (no leader within command range)\n",
+    ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Morale (8): what a death sets off, routing and surrender
+// ---------------------------------------------------------------------------------------------
+
+// Guards 6.2 "Apply Morale Checks to any adjacent figures (1 inch radius)" and 8 "Friendly
+// Figure within one inch (adjacent or in front) is routed/killed": pte_1, 1" from pte_2, checks
+// when pte_2 is killed; pte_3, 3" away, does not.
+#[test]
+fn a_friend_within_one_inch_killed_sets_off_a_morale_check() {
+    let b = vec![
+        brit("pte_1", "rifleman", 10.0, 4.0, ""),
+        brit("pte_2", "rifleman", 12.0, 4.0, ""),
+        brit("pte_3", "rifleman", 16.0, 4.0, ""),
+    ];
+    let z = one_zulu();
+    let out = game(&refs(&b), &refs(&z), &["9S"])
+        .play_ok(1, "_kill(unit(\"pte_2\"), (), \"killed by a test\")\n");
+    let t = after(&out, "_kill(unit(\"pte_2\"), (), \"killed by a test\")");
+    assert!(
+        t.contains("pte_1 checks morale: pte_2 is killed within 1\"\n"),
+        "{t}"
+    );
+    assert!(t.contains("pte_1 morale check: card 9♠ against 6: fails (9 is over 6)\npte_1 fails the morale check and routs 4\" toward south\n"), "{t}");
+    assert!(!t.contains("pte_3 checks"), "{t}");
+}
+
+// Guards 8 "Leader in command range is killed [shooting or melee phase] face cards cause a route
+// unless within the range of another leader": the sergeant's two men check when he falls; on a
+// King, pte_1 (no other leader near) routs, pte_3 (beside the officer) stands.
+#[test]
+fn a_leader_killed_sets_off_checks_in_which_a_face_card_routs_unless_another_leader_is_near() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ""),
+        brit("pte_1", "rifleman", 7.5, 4.0, ""),
+        brit("pte_3", "rifleman", 12.5, 4.0, ""),
+        brit("lt", "officer", 14.5, 4.0, ""),
+    ];
+    let z = one_zulu();
+    let out = game(&refs(&b), &refs(&z), &["KS", "KH"])
+        .play_ok(1, "_kill(unit(\"sgt\"), (), \"killed by a test\")\n");
+    out.stdout_has(&[
+        "pte_1 checks morale: his leader sgt is killed\n",
+        "  pte_1 morale check: card K♠, a face card, against 6: fails (no leader within command range)\npte_1 fails the morale check and routs",
+        "pte_3 checks morale: his leader sgt is killed\n",
+        "  pte_3 morale check: card K♥, a face card, against 6: passes (lt is within command range)\n",
+    ]);
+}
+
+// Guards 8 "state lord/chief is killed [shooting or melee phase] only if within visible range of
+// the figure": pte_1, who sees the lord fall, checks; pte_2, behind a wood, does not (both then
+// flip to leave the field: Victory!!).
+#[test]
+fn the_lord_killed_in_sight_sets_off_morale_checks() {
+    let b = vec![
+        brit("capt", "lord", 10.0, 4.0, ""),
+        brit("pte_1", "rifleman", 20.0, 4.0, ""),
+        brit("pte_2", "rifleman", 10.0, 14.0, ""),
+    ];
+    let z = vec![zulu("warrior", "zulu", 30.0, 20.0, "")];
+    let wood = "terrain:\n  - { kind: woods, rect: { x: 6, y: 7, width: 8, depth: 3 } }\n";
+    let out = game_with(&refs(&b), &refs(&z), &["2S", "3S", "4S"], wood)
+        .play_ok(1, "_kill(unit(\"capt\"), (), \"killed by a test\")\n");
+    let t = after(&out, "_kill(unit(\"capt\"), (), \"killed by a test\")");
+    assert!(
+        t.contains("pte_1 checks morale: the lord capt is killed in sight\n  drew 2♠"),
+        "{t}"
+    );
+    assert!(!t.contains("pte_2 checks morale"), "{t}");
+    assert!(t.contains("pte_2 victory check: card 4♠"), "{t}");
+}
+
+// Guards 10.3 "If the Flag barer is killed the troops within 8 inches are affected just as if a
+// leader has fallen, therefore, all individuals suffer a instant morale check": pte_1, 6" away,
+// checks; pte_2, 11" away, does not.
+#[test]
+fn a_flag_bearers_fall_sets_off_a_morale_check_within_eight_inches() {
+    let b = vec![
+        brit("flag", "flag_bearer", 10.0, 4.0, ""),
+        brit("pte_1", "rifleman", 17.0, 4.0, ""),
+        brit("pte_2", "rifleman", 22.0, 4.0, ""),
+    ];
+    let z = one_zulu();
+    let out = game(&refs(&b), &refs(&z), &["5S"])
+        .play_ok(1, "_kill(unit(\"flag\"), (), \"killed by a test\")\n");
+    let t = after(&out, "_kill(unit(\"flag\"), (), \"killed by a test\")");
+    assert!(
+        t.contains("pte_1 checks morale: the flag bearer flag falls\n"),
+        "{t}"
+    );
+    assert!(
+        t.contains("pte_1 morale check: card 5♠ against 6: passes"),
+        "{t}"
+    );
+    assert!(!t.contains("pte_2 checks"), "{t}");
+}
+
+/// A British rifleman routing from (18, 12) with Zulus 2" (centre to centre) from him at the
+/// bearings given, all on his side toward home (south).
+fn ring(bearings: &[f64]) -> (Vec<String>, Vec<String>) {
+    let b = vec![brit("pte", "rifleman", 18.0, 12.0, "")];
+    let z = bearings
+        .iter()
+        .enumerate()
+        .map(|(i, deg)| {
+            let r = deg.to_radians();
+            let (x, y) = (18.0 + 2.0 * r.sin(), 12.0 + 2.0 * r.cos());
+            zulu(
+                &format!("z{i}"),
+                "zulu",
+                (x * 1000.0).round() / 1000.0,
+                (y * 1000.0).round() / 1000.0,
+                "",
+            )
+        })
+        .collect();
+    (b, z)
+}
+
+// Guards 8 "If surrounded and with no gap between enemy figures, the figure will surrender to
+// the nearest opponent" (correction after review: only when every way home, straight or up to
+// 90 degrees aside, is blocked): with Zulus at every 30 degrees from east to west through south
+// he surrenders; with the two eastmost gone he runs around them, east.
+#[test]
+fn a_routing_man_surrenders_only_when_every_way_home_is_blocked() {
+    let (b, z) = ring(&[90.0, 120.0, 150.0, 180.0, 210.0, 240.0, 270.0]);
+    let out = game(&refs(&b), &refs(&z), &[]).play_ok(1, "_rout(unit(\"pte\"), \"breaks\")\n");
+    let t = after(&out, "_rout(unit(\"pte\"), \"breaks\")");
+    assert!(t.starts_with("pte breaks but is surrounded, with no gap between the enemy to run through: he surrenders to z"), "{t}");
+    assert!(t.contains("pte is removed: surrendered to z"), "{t}");
+    let (b, z) = ring(&[150.0, 180.0, 210.0, 240.0, 270.0]);
+    let out = game(&refs(&b), &refs(&z), &[]).play_ok(
+        1,
+        "_rout(unit(\"pte\"), \"breaks\")\nprint(unit(\"pte\").pos)\n",
+    );
+    let t = after(&out, "_rout(unit(\"pte\"), \"breaks\")");
+    assert!(
+        t.starts_with("pte breaks and routs 4\" toward south (around the enemy in his way)\n"),
+        "{t}"
+    );
+    out.stdout_has(&["(22, 12)\n"]);
+}
+
+// Guards 5.2 Independent Fire "do not have to roll for an activation check until the leader either
+// dies or gives different orders" (correction after review: the leader, not any man): pte_2's
+// death leaves pte_1 his standing order; the sergeant's takes it away.
+#[test]
+fn independent_fire_ends_when_the_leader_dies_not_any_man() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
+        brit(
+            "pte_1",
+            "rifleman",
+            12.5,
+            4.0,
+            ", groups: { unit: first }, tags: [independent_fire]",
+        ),
+        brit(
+            "pte_2",
+            "rifleman",
+            22.0,
+            4.0,
+            ", groups: { unit: first }, tags: [independent_fire]",
+        ),
+    ];
+    let z = one_zulu();
+    let out = game(&refs(&b), &refs(&z), &["2S"]).play_ok(
+        1,
+        "_kill(unit(\"pte_2\"), (), \"killed by a test\")\nprint(unit(\"pte_1\").has_tag(\"independent_fire\"))\n_kill(unit(\"sgt\"), (), \"killed by a test\")\nprint(unit(\"pte_1\").has_tag(\"independent_fire\"))\n",
+    );
+    assert_eq!(
+        after(&out, "print(unit(\"pte_1\").has_tag(\"independent_fire\"))"),
+        "true\n"
+    );
+    assert_eq!(
+        common::game::after_last(&out, "print(unit(\"pte_1\").has_tag(\"independent_fire\"))"),
+        "false\n"
+    );
+    assert!(
+        after(&out, "_kill(unit(\"sgt\"), (), \"killed by a test\")")
+            .contains("  pte_1 loses the tag `independent_fire`\n"),
+        "{}",
+        transcript(&out)
+    );
+}
+
+// Guards 5.2 Volley Fire "with the leader where he can see his men and the enemy" (correction
+// after review): behind a wood the sergeant's volley fails with no card flipped; in the open
+// his card decides.
+#[test]
+fn volley_fire_needs_the_leader_to_see_an_enemy() {
+    let (b, z) = (section(), one_zulu());
+    let wood = "terrain:\n  - { kind: woods, rect: { x: 0, y: 8, width: 36, depth: 4 } }\n";
+    let lines = "order sgt volley_fire\nend_turn\nend_turn\nreveal sgt\n";
+    let out = game_with(&refs(&b), &refs(&z), &["2H", "3S"], wood).play_ok(1, lines);
+    assert_eq!(
+        after(&out, "reveal sgt"),
+        "sgt's order: volley fire for 2 figures (sgt, pte_1)\n  sgt is tagged `failed`\n  volley fire: sgt must be where he can see the enemy\n"
+    );
+    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, lines);
+    assert!(
+        after(&out, "reveal sgt").contains("sgt activation check: card 3♠ against 8: passes"),
+        "{}",
+        transcript(&out)
+    );
+}
