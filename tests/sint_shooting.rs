@@ -300,43 +300,35 @@ fn damage_not_beyond_armour_is_only_a_morale_check() {
     );
 }
 
-// Guards 6.2 step 3 and Example 2 with exact odds: "the remainder is subtracted from the
-// experience number to get the final save number", and "leader influence and within command
-// range can save the figure if the player flips a face card of the owning players color". A
-// Zulu (experience 6, javelin 1d6) throws at pte_1 (experience 6, armour 0) 5" away, a medium
-// range: a hit is a d10 of 5 or under, 1/2; every hit wounds d6 points and pte_1 saves on
-// 6 - d. The pile holds one card many times, so the flip is certain:
-// - 4♥: saved on d <= 2; killed on 3 to 6: 1/2 x 4/6 = 1/3;
-// - K♥, a face card of the British colour (red) with sgt within 3": always saved: 0;
-// - K♠, a face card of the wrong colour: never saved: 1/2; and sgt, 1" away, then checks morale
-//   on a K♠ with no superior leader near: he routs too.
+// Guards 6.2 step 3 and Example 2 with exact odds over every die and every card of a full
+// shuffled deck (the scenario brings none): "the remainder is subtracted from the experience
+// number to get the final save number", and "leader influence and within command range can save
+// the figure if the player flips a face card of the owning players color". A Zulu (experience
+// 6, javelin 1d6) throws at pte_1 (experience 6, armour 0) 5" away, a medium range: a hit is a
+// d10 of 5 or under, 1/2; a hit wounds d (1 to 6) and pte_1 saves on 6 - d: the A to 6 - d of
+// four suits, 4(6 - d) cards, none when d = 6.
+// - With the sergeant within 3" (1.5", not within the 1" of a morale check when pte_1 falls), the
+//   six red face cards save too: saved over the six d on (60 + 36)/(6 x 52) = 4/13, so pte_1 is
+//   removed on 1/2 x 9/13 = 9/26.
+// - Alone, only number cards save: 60/312 = 5/26; removed on 1/2 x 21/26 = 21/52.
 #[test]
 fn exact_odds_of_a_shot_hit_damage_and_a_save_by_card() {
-    let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ""),
-        brit("pte_1", "rifleman", 12.0, 4.0, ""),
-    ];
     let z = vec![zulu("warrior", "zulu", 12.0, 10.0, "")];
     let lines = format!(
         "{}:odds shoot warrior pte_1\n",
         shooting("zulus", &[("warrior", "_may aim")])
     );
-    let odds = |card: &str| {
-        let out = game(&refs(&b), &refs(&z), &pile(card, 6)).play_ok(1, &lines);
+    let odds = |b: &[String]| {
+        let out = game(&refs(b), &refs(&z), &[]).play_ok(1, &lines);
         let printed = after(&out, ":odds shoot warrior pte_1");
         assert!(printed.contains(": exact, over "), "{printed}");
         printed
     };
-    let four = odds("4H");
-    assert_eq!(chance_at_prompt(&four, "pte_1 removed"), "1/3");
-    assert_eq!(chance_at_prompt(&four, "no other change"), "2/3");
-    let red_king = odds("KH");
-    assert!(!red_king.contains("pte_1 removed"), "{red_king}");
-    let black_king = odds("KS");
-    assert_eq!(
-        chance_at_prompt(&black_king, "sgt routed, pte_1 removed"),
-        "1/2"
-    );
+    let pte = brit("pte_1", "rifleman", 12.0, 4.0, "");
+    let near = odds(&[brit("sgt", "sergeant", 9.5, 4.0, ""), pte.clone()]);
+    assert_eq!(chance_at_prompt(&near, "pte_1 removed"), "9/26");
+    let alone = odds(&[pte]);
+    assert_eq!(chance_at_prompt(&alone, "pte_1 removed"), "21/52");
 }
 
 // Guards 6.1 "Multiple Shots" and "A Lt machine gun has a 2 man crew. If there is only one

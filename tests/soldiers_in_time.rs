@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::game::{after, transcript};
+use common::game::{after, chance_at_prompt, transcript};
 use common::sint::{brit, game, game_with, zulu};
 
 /// A sergeant (leader, experience 8) with two riflemen (experience 6): `pte_1` 1" from him,
@@ -887,4 +887,52 @@ fn volley_fire_needs_the_leader_to_see_an_enemy() {
         "{}",
         transcript(&out)
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exact odds over the cards: the host walks every card of the pile as it stands
+// ---------------------------------------------------------------------------------------------
+
+/// What `:odds LINE` printed at the prompt, after `setup` lines, from a full shuffled deck (the
+/// scenario brings none, so `setup` makes and shuffles 52 cards).
+#[track_caller]
+fn odds_at_prompt(b: &[String], z: &[String], setup: &str, line: &str) -> String {
+    let out = game(&refs(b), &refs(z), &[]).play_ok(1, &format!("{setup}:odds {line}\n"));
+    let printed = after(&out, &format!(":odds {line}"));
+    assert!(printed.contains(": exact, over 52 branches"), "{printed}");
+    printed
+}
+
+// Guards 5.2 "passing if the card is a face card or is a number equal to or lower then their
+// experience number" with exact odds from a full deck. pte_1 (experience 6) beside his sergeant:
+// A to 6 of four suits and the 12 face cards pass, (24 + 12)/52 = 9/13. The sergeant himself
+// (experience 8): 2 to 8 of four suits and every face card, the four Aces failing ("A leader always
+// fails on an Ace"), (28 + 12)/52 = 10/13.
+#[test]
+fn exact_odds_of_an_activation_check_from_a_full_deck() {
+    let (b, z) = (section(), one_zulu());
+    let setup = "order pte_1 move\norder sgt move\nset_phase(\"move_men\")\n";
+    let man = odds_at_prompt(&b, &z, setup, "reveal pte_1");
+    assert_eq!(chance_at_prompt(&man, "pte_1 activated"), "9/13");
+    assert_eq!(chance_at_prompt(&man, "pte_1 failed"), "4/13");
+    let leader = odds_at_prompt(&b, &z, setup, "reveal sgt");
+    assert_eq!(chance_at_prompt(&leader, "sgt activated"), "10/13");
+}
+
+// Guards 6.2 Example 2 with exact odds from a full deck: a wound of 2 on a rifleman (experience 6,
+// armour 0) is saved on 4 or under: A to 4 of four suits, 16 cards. With his sergeant within 3"
+// the six face cards of the British colour (red: J, Q, K of hearts and diamonds) save him too:
+// killed on (52 - 16 - 6)/52 = 15/26. Alone, no face card saves him: killed on 36/52 = 9/13.
+#[test]
+fn exact_odds_of_a_save_with_and_without_the_owners_colour_face_cards() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ""),
+        brit("pte_1", "rifleman", 12.5, 4.0, ""),
+        brit("pte_2", "rifleman", 22.0, 4.0, ""),
+    ];
+    let z = one_zulu();
+    let near = odds_at_prompt(&b, &z, "", "_wound(unit(\"pte_1\"), 2, (), \"a test\")");
+    assert_eq!(chance_at_prompt(&near, "pte_1 removed"), "15/26");
+    let alone = odds_at_prompt(&b, &z, "", "_wound(unit(\"pte_2\"), 2, (), \"a test\")");
+    assert_eq!(chance_at_prompt(&alone, "pte_2 removed"), "9/13");
 }
