@@ -894,3 +894,31 @@ fn under_forward_march_the_men_go_abreast_of_their_leader_or_behind() {
         transcript(&out)
     );
 }
+
+// Guards 5.2 Follow Him "use the worst experience rating instead of the leader's, unless they are
+// moving away from known or suspected enemy positions": under `follow_him_away` (checked on the
+// leader's experience) his men may not end nearer the nearest enemy they see.
+#[test]
+fn a_unit_following_its_leader_away_may_not_close_with_the_enemy() {
+    let (b, z) = (section(), warrior_at(12.0, 20.0));
+    let lines = orders_then(
+        &["sgt follow_him_away"],
+        &["reveal sgt", "move pte_1 12 7", "move pte_1 12 2"],
+    );
+    let out = game(&refs(&b), &refs(&z), &["2H", "5S"]).play_refused(
+        1,
+        &lines,
+        &["pte_1 follows his leader away from the enemy: he may not end nearer warrior, the nearest enemy he sees"],
+    );
+    assert!(
+        after(&out, "reveal sgt").contains("sgt activation check: card 5♠ against 8: passes"),
+        "{}",
+        transcript(&out)
+    );
+    assert!(
+        after(&out, "move pte_1 12 2")
+            .ends_with("  pte_1 moves 2\" from (12, 4) to (12, 2)\n  pte_1 is tagged `moved`\n"),
+        "{}",
+        transcript(&out)
+    );
+}

@@ -936,3 +936,147 @@ fn exact_odds_of_a_save_with_and_without_the_owners_colour_face_cards() {
     let alone = odds_at_prompt(&b, &z, "", "_wound(unit(\"pte_2\"), 2, (), \"a test\")");
     assert_eq!(chance_at_prompt(&alone, "pte_2 removed"), "9/13");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The deck, orders, fleeing and victory
+// ---------------------------------------------------------------------------------------------
+
+// Guards the deck (What you need, a default): a flipped card is discarded, and when the pile
+// runs out the discards are shuffled back before the next flip; a joker (a house rule's) fails
+// every check, `data.joker_passes` false.
+#[test]
+fn the_discards_come_back_when_the_pile_runs_out_and_a_joker_fails() {
+    let (b, z) = (section(), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &["RJOKER"]).play_ok(
+        1,
+        "_activation(unit(\"pte_1\"))\n_activation(unit(\"pte_1\"))\n",
+    );
+    assert_eq!(
+        after(&out, "_activation(unit(\"pte_1\"))"),
+        "  drew RJOKER from the cards deck\n  discarded RJOKER to the cards deck\n  pte_1 activation check: card RJOKER (a joker) against 6: fails (a joker fails)\n=> false\n"
+    );
+    let again = common::game::after_last(&out, "_activation(unit(\"pte_1\"))");
+    assert!(
+        again.starts_with("  shuffled the cards deck's discards back into it\n"),
+        "{again}"
+    );
+    assert!(
+        again.contains("card RJOKER (a joker) against 6: fails"),
+        "{again}"
+    );
+}
+
+// Guards 1.2 "Each loose or formed unit you want to control should have one identifiable figure
+// that is the leader" and 5.2 (the group orders are a leader's): a man cannot be given one.
+#[test]
+fn only_a_leader_gives_his_unit_a_group_order() {
+    let (b, z) = (section(), one_zulu());
+    game(&refs(&b), &refs(&z), &[]).play_refused(
+        1,
+        "order pte_1 forward_march\norder sgt forward_march\n",
+        &["forward_march is a leader's order to his unit, and pte_1 is no leader"],
+    );
+}
+
+// Guards 5.2 Formed Charge "allows the unit to move/run and enter melee combat" and its failure
+// ("No snap fire is allowed"), and Follow Him (default: a walk with snap fire, as Forward March)
+// with its face cards "still taken into account when the figure is within command range": a King
+// passes the rookie's check beside his sergeant.
+#[test]
+fn formed_charge_lets_the_unit_run_and_charge_and_follow_him_walk_and_snap() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
+        brit("rookie", "recruit", 12.0, 4.0, ", groups: { unit: first }"),
+    ];
+    let z = one_zulu();
+    let leave = "print([\"move\", \"run\", \"charge\", \"snap\"].filter(|w| unit(\"rookie\").has_tag(\"_may \" + w)))\n";
+    let charge = format!("order sgt formed_charge\nend_turn\nend_turn\nreveal sgt\n{leave}");
+    let out = game(&refs(&b), &refs(&z), &["2H", "5S"]).play_ok(1, &charge);
+    out.stdout_has(&["[\"move\", \"run\", \"charge\"]\n"]);
+    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(1, &charge);
+    out.stdout_has(&[
+        "the unit does not move; its men may still turn to face\n",
+        "[]\n",
+    ]);
+    let follow = format!("order sgt follow_him\nend_turn\nend_turn\nreveal sgt\n{leave}");
+    let out = game(&refs(&b), &refs(&z), &["2H", "KS"]).play_ok(1, &follow);
+    out.stdout_has(&[
+        "rookie activation check: card K♠, a face card, against 4: passes (sgt is within command range)\n",
+        "[\"move\", \"snap\"]\n",
+    ]);
+}
+
+// Guards 5.2 Volley Fire "The unit cannot be in melee combat": with pte_1 in base contact with a
+// Zulu the volley fails with no card flipped.
+#[test]
+fn volley_fire_is_refused_to_a_unit_in_melee() {
+    let b = section();
+    let z = vec![zulu("warrior", "zulu", 12.0, 5.0, "")];
+    let out = game(&refs(&b), &refs(&z), &["2H", "3S"])
+        .play_ok(1, "order sgt volley_fire\nend_turn\nend_turn\nreveal sgt\n");
+    assert_eq!(
+        after(&out, "reveal sgt"),
+        "sgt's order: volley fire for 2 figures (sgt, pte_1)\n  sgt is tagged `failed`\n  volley fire: the unit may not be in melee combat\n"
+    );
+}
+
+// Guards 8 "Leaders may choose to route if the situation suits the action": `flee` routs a leader
+// 4" toward his own edge; a man may not.
+#[test]
+fn a_leader_may_choose_to_rout() {
+    let (b, z) = (section(), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &["2S"]).play_refused(
+        1,
+        "flee pte_1\nflee sgt\n",
+        &["only a leader may choose to rout"],
+    );
+    assert!(
+        after(&out, "flee sgt").starts_with("sgt chooses to rout and routs 4\" toward south\n"),
+        "{}",
+        transcript(&out)
+    );
+}
+
+// Guards Victory!! "whichever side retires beyond effective missile range loses and must leave":
+// `retire` gives the battle to the other side.
+#[test]
+fn the_side_that_retires_loses() {
+    let (b, z) = (section(), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &[]).play_ok(1, "retire\nprint(victory())\n");
+    out.stdout_has(&[
+        "The British retire from the field\n",
+        "#{\"reason\": \"The British retired beyond missile range\", \"winner\": \"zulus\"}\n",
+    ]);
+}
+
+// Guards Victory!! "If all else fails, the side with the highest percentage losses loses" (default:
+// when a side has no standing man, or after `data.victory.max_turns`): nothing is decided while
+// both stand; once the Zulus have no one left they lose, and past the last turn the side that
+// lost the greater share loses.
+#[test]
+fn when_all_else_fails_the_higher_share_of_losses_loses() {
+    let (b, z) = (section(), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &[]).play_ok(
+        1,
+        "print(victory())\n_kill(unit(\"warrior\"), (), \"killed by a test\")\nprint(victory())\n",
+    );
+    // Nothing decided: `victory()` gives `()`, printed as an empty line.
+    assert_eq!(after(&out, "print(victory())"), "\n");
+    assert!(
+        common::game::after_last(&out, "print(victory())")
+            .contains("The Zulus lost the higher share of their men (100%)"),
+        "{}",
+        transcript(&out)
+    );
+    let out = game_with(
+        &refs(&b),
+        &refs(&z),
+        &[],
+        "data: { victory: { max_turns: 0 } }\n",
+    )
+    .play_ok(
+        1,
+        "_kill(unit(\"pte_2\"), (), \"killed by a test\")\nprint(victory())\n",
+    );
+    out.stdout_has(&["The British lost the higher share of their men (33.33%)"]);
+}
