@@ -1080,3 +1080,44 @@ fn when_all_else_fails_the_higher_share_of_losses_loses() {
     );
     out.stdout_has(&["The British lost the higher share of their men (33.33%)"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Buying troops (10)
+// ---------------------------------------------------------------------------------------------
+
+// Guards 10.1 "both sides get the same number of figures but the type of figures are random. All
+// of the troops come in groups of 5" and "each side gets a leader for every 10 men ... pick out
+// which men you want to be the leaders", with the default chart (`data.random_troops`): 12
+// figures are three groups of 5, a d10 each (4 swordsmen, 9 cavalry, 10 riflemen), and one
+// leader, the best man by default.
+#[test]
+fn muster_rolls_random_troops_in_groups_of_five_with_a_leader_for_every_ten() {
+    let (b, z) = (section(), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &[]).play_ok(1, ":dice manual\nmuster 12\n4\n9\n10\n");
+    out.stdout_has(&["a random force of 15 figures, 3 groups of 5 from the random troop chart:\n  group 1: 1d10 [4] = 4\n  4: 5 of Swordsman (swordsman), experience 6\n  group 2: 1d10 [9] = 9\n  9: 5 of Cavalryman (cavalryman), experience 7\n  group 3: 1d10 [10] = 10\n  10: 5 of Rifleman (rifleman), experience 6\nmake 1 of them leaders (rank: leader), one for every 10: by default the men of highest experience (Cavalryman, 7)\n"]);
+}
+
+// Guards 10.1 "each player gets specific number of points they can spend on their troops" and
+// 10.3's prices (default costs: 2 a point of experience and of armour, 5 a missile weapon): the
+// sergeant 21, each rifleman 17, a flag bearer 25; the British spend 80, refused under a limit
+// of 60 and told under 100.
+#[test]
+fn a_side_may_not_spend_more_points_than_the_scenario_allows() {
+    let mut b = section();
+    b.push(brit("flag", "flag_bearer", 16.0, 4.0, ""));
+    let z = one_zulu();
+    let out = game_with(&refs(&b), &refs(&z), &[], "data: { points_limit: 60 }\n").check();
+    out.expect_code(1);
+    assert!(
+        format!("{}{}", out.stdout, out.stderr)
+            .contains("The British spend 80 points, over the 60 the scenario allows"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    let out = game_with(&refs(&b), &refs(&z), &[], "data: { points_limit: 100 }\n").play_ok(1, "");
+    out.stdout_has(&[
+        "The British spend 80 of 100 points\n",
+        "The Zulus spend 19 of 100 points\n",
+    ]);
+}
