@@ -628,6 +628,25 @@ fn the_odds_of_one_melee_are_the_d10s_on_the_bases_then_the_card() {
     assert_eq!(chance(&odds, "no change"), "17/50");
 }
 
+// The exact odds of the same melee over every card of a full shuffled deck (the scenario brings
+// none): no one has a leader near, so only number cards pass. With D as above:
+// - the Zulu loses by 1 (D = 2, 8/100): a morale check on 6, passed on A to 6 of four suits,
+//   24/52; he routs on 28/52: 8/100 x 28/52 = 14/325;
+// - the Zulu loses by m >= 2 (D = m + 1): a save on 7 - m, passed on 4(7 - m) cards:
+//   (7 x 32 + 6 x 36 + 5 x 40 + 4 x 44 + 3 x 48 + 2 x 52 + 1 x 52)/5200 = 279/1300 killed;
+// - the rifleman loses by m >= 1 (D = 1 - m): a save on 6 - m, passed on 4(6 - m) cards:
+//   (10 x 32 + 9 x 36 + 8 x 40 + 7 x 44 + 6 x 48 + (5 + 4 + 3 + 2 + 1) x 52)/5200 = 9/20 killed;
+// - nothing else changes (a tie, or a check passed): 19/65.
+#[test]
+fn the_odds_of_one_melee_over_a_full_deck() {
+    let g = game(&refs(&[pte("")]), &refs(&[warrior("")]), &[]);
+    let odds = g.odds("_melee(unit(\"pte\"), unit(\"warrior\"), false)");
+    assert_eq!(chance(&odds, "warrior removed"), "279/1300");
+    assert_eq!(chance(&odds, "warrior routed"), "14/325");
+    assert_eq!(chance(&odds, "pte removed"), "9/20");
+    assert_eq!(chance(&odds, "no change"), "19/65");
+}
+
 // The same with the rifleman charging (+2): his total less the Zulu's is D + 1, and the one card
 // is the 9♠, which fails every check here.
 // - The Zulu loses by m = D + 1: m = 1 (D = 0) is a morale check the 9 fails: he routs, 10/100
