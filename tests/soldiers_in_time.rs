@@ -1121,3 +1121,39 @@ fn a_side_may_not_spend_more_points_than_the_scenario_allows() {
         "The Zulus spend 19 of 100 points\n",
     ]);
 }
+
+// Guards 4: a figure for whom no chit was written holds: no card is flipped for him, and he has
+// no leave to move or fire.
+#[test]
+fn a_man_with_no_order_holds_without_a_flip() {
+    let (b, z) = (section(), one_zulu());
+    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(
+        1,
+        "end_turn\nend_turn\nreveal pte_1\nprint(unit(\"pte_1\").has_tag(\"_may aim\"))\n",
+    );
+    let shown = after(&out, "reveal pte_1");
+    assert_eq!(shown, "pte_1 has no order: he holds\n");
+    out.stdout_has(&["false\n"]);
+}
+
+// Guards 8 "Friendly Figure within one inch (adjacent or in front) is routed/killed", measured
+// base edge to base edge: a friend 0.8" beyond the end of a horseman's 2" base checks morale
+// when the horseman falls, though he is 2.3" from its centre.
+#[test]
+fn a_friend_within_an_inch_of_a_long_base_checks_morale_when_it_falls() {
+    let b = vec![
+        brit("sgt", "sergeant", 20.0, 4.0, ""),
+        brit("trooper", "cavalryman", 10.0, 10.0, ""),
+        brit("pte_1", "rifleman", 10.0, 12.3, ""),
+        brit("pte_2", "rifleman", 13.0, 10.0, ""),
+    ];
+    let z = one_zulu();
+    let out = game(&refs(&b), &refs(&z), &["3S", "4S"])
+        .play_ok(1, "_kill(unit(\"trooper\"), (), \"killed by a test\")\n");
+    let t = transcript(&out);
+    assert!(
+        t.contains("pte_1 checks morale: trooper is killed within 1\""),
+        "{t}"
+    );
+    assert!(!t.contains("pte_2 checks morale"), "{t}");
+}
