@@ -98,6 +98,16 @@ impl Game {
         }
     }
 
+    /// A game of a scenario written out whole (another ruleset's, say).
+    pub fn from_yaml(yaml: &str) -> Game {
+        let ws = Workspace::new();
+        ws.write("game.yaml", yaml);
+        Game {
+            ws,
+            own_project: false,
+        }
+    }
+
     /// A game in a project of its own: the real `scripts/` and, in the Playmobil package's
     /// `abilities/`, the given `(name, script)` abilities.
     pub fn with_abilities(
