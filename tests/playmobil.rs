@@ -1118,3 +1118,17 @@ fn a_side_named_like_a_verb_passes_the_turn_like_any_other() {
         "sacrifice\n",
     ]);
 }
+
+// At the prompt a verb's name typed as an argument is that word, however close it is to a
+// unit's id: `echo melee` with a figure `meleo` on the table passes the word `melee`.
+#[test]
+fn a_verbs_name_typed_as_an_argument_is_a_word_not_a_mistyped_unit() {
+    let yaml = "name: Test\nruleset: playmobil\ntable: { width: 48, depth: 36 }\nfirst: romans\nhouse_rules: [echo.rhai]\nsides:\n  - id: romans\n    edge: south\n    units:\n      - { id: meleo, type: heavy_infantry, at: [10, 4] }\n  - id: vikings\n    edge: north\n    units:\n      - { id: viking, type: heavy_infantry, at: [10, 30], facing: 180 }\n";
+    let game = common::game::Game::from_yaml(yaml);
+    game.write(
+        "echo.rhai",
+        "/// Says what it was given.\nfn echo(w) { print(`${type_of(w)} ${w}`); }\n",
+    );
+    let out = game.play_ok(1, "echo melee\necho meleo\n");
+    out.stdout_has(&["string melee\n", "Unit meleo\n"]);
+}
