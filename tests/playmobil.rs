@@ -1103,3 +1103,32 @@ fn troop_chart_matches_the_rulebook() {
         .collect();
     assert_eq!(printed, expected);
 }
+
+// A scenario is shared between strangers, and a side's id is theirs to choose: a side called
+// like a verb (`sacrifice`) passes the turn like any other. (Rhai's `index_of` given a string
+// calls the function of that name: `end_turn` ran `sacrifice` on each side's id.)
+#[test]
+fn a_side_named_like_a_verb_passes_the_turn_like_any_other() {
+    let yaml = "name: Test\nruleset: playmobil\ntable: { width: 48, depth: 36 }\nfirst: sacrifice\nsides:\n  - id: sacrifice\n    edge: south\n    units:\n      - { id: legionary, type: heavy_infantry, at: [10, 4] }\n  - id: vikings\n    edge: north\n    units:\n      - { id: viking, type: heavy_infantry, at: [10, 30], facing: 180 }\n";
+    let game = common::game::Game::from_yaml(yaml);
+    let out = game.play_ok(1, "end_turn\nend_turn\nprint(active_side())\n");
+    out.stdout_has(&[
+        "turn 1: vikings to play\n",
+        "turn 2: sacrifice to play\n",
+        "sacrifice\n",
+    ]);
+}
+
+// At the prompt a verb's name typed as an argument is that word, however close it is to a
+// unit's id: `echo melee` with a figure `meleo` on the table passes the word `melee`.
+#[test]
+fn a_verbs_name_typed_as_an_argument_is_a_word_not_a_mistyped_unit() {
+    let yaml = "name: Test\nruleset: playmobil\ntable: { width: 48, depth: 36 }\nfirst: romans\nhouse_rules: [echo.rhai]\nsides:\n  - id: romans\n    edge: south\n    units:\n      - { id: meleo, type: heavy_infantry, at: [10, 4] }\n  - id: vikings\n    edge: north\n    units:\n      - { id: viking, type: heavy_infantry, at: [10, 30], facing: 180 }\n";
+    let game = common::game::Game::from_yaml(yaml);
+    game.write(
+        "echo.rhai",
+        "/// Says what it was given.\nfn echo(w) { print(`${type_of(w)} ${w}`); }\n",
+    );
+    let out = game.play_ok(1, "echo melee\necho meleo\n");
+    out.stdout_has(&["string melee\n", "Unit meleo\n"]);
+}
