@@ -565,6 +565,21 @@ fn failed_cavalry_keep_their_speed_or_slow_five_inches() {
     out.stdout_has(&["trooper goes on at 5\"\n  trooper moves 5\" from (22.5, 4) to (22.5, 9)\n"]);
 }
 
+// Guards 5.3 "Cavalry that fail activation checks continue at the same speed": the choice is
+// the owner's, but not whether: a failed rider his side leaves where he is goes on at his speed
+// when the side ends the sub-phase.
+#[test]
+fn a_failed_rider_left_alone_goes_on_at_his_speed() {
+    let (b, z) = (cavalry("10"), warrior_at(2.0, 22.0));
+    let lines = orders_then(&["trooper run"], &["reveal trooper", "end_turn"]);
+    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(1, &lines);
+    let shown = after_last(&out, "end_turn");
+    assert!(
+        shown.contains("trooper failed his check and was not slowed: he goes on\ntrooper goes on at 10\"\n  trooper moves 10\" from (22.5, 4) to (22.5, 14)\n"),
+        "{shown}"
+    );
+}
+
 // Guards 5.3 "turning only as necessary to avoid running into terrain features": the least
 // turn that misses the hedge ahead.
 #[test]
