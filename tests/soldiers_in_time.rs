@@ -1087,14 +1087,39 @@ fn when_all_else_fails_the_higher_share_of_losses_loses() {
 
 // Guards 10.1 "both sides get the same number of figures but the type of figures are random. All
 // of the troops come in groups of 5" and "each side gets a leader for every 10 men ... pick out
-// which men you want to be the leaders", with the default chart (`data.random_troops`): 12
-// figures are three groups of 5, a d10 each (4 swordsmen, 9 cavalry, 10 riflemen), and one
-// leader, the best man by default.
+// which men you want to be the leaders", with the default chart (`data.random_troops`): a
+// scenario of `muster: 12` gives each side three groups of 5, a d10 each, set out along its
+// edge, and one leader, the best man of the first ten.
 #[test]
-fn muster_rolls_random_troops_in_groups_of_five_with_a_leader_for_every_ten() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &[]).play_ok(1, ":dice manual\nmuster 12\n4\n9\n10\n");
-    out.stdout_has(&["a random force of 15 figures, 3 groups of 5 from the random troop chart:\n  group 1: 1d10 [4] = 4\n  4: 5 of Swordsman (swordsman), experience 6\n  group 2: 1d10 [9] = 9\n  9: 5 of Cavalryman (cavalryman), experience 7\n  group 3: 1d10 [10] = 10\n  10: 5 of Rifleman (rifleman), experience 6\nmake 1 of them leaders (rank: leader), one for every 10: by default the men of highest experience (Cavalryman, 7)\n"]);
+fn muster_sets_out_random_troops_in_groups_of_five_with_a_leader_for_every_ten() {
+    let yaml = "name: Muster\nruleset: soldiers_in_time\ntable: { width: 36, depth: 24 }\ndata: { muster: 12 }\nsides:\n  - { id: british, name: The British, edge: south, units: [] }\n  - { id: zulus, name: The Zulus, edge: north, units: [] }\n";
+    let game = common::game::Game::from_yaml(yaml);
+    let out = game.play_ok(
+        7,
+        "print(units(\"british\").len())\nprint(units(\"british\").filter(|u| u.stat(\"rank\") == \"leader\").len())\nprint(units(\"zulus\").len())\nprint(units(\"british\")[5].group(\"unit\"))\n",
+    );
+    let t = &out.stdout;
+    assert!(
+        t.contains("The British muster 15 figures, 3 groups of 5 from the random troop chart:\n"),
+        "{t}"
+    );
+    assert!(
+        t.contains("The Zulus muster 15 figures, 3 groups of 5 from the random troop chart:\n"),
+        "{t}"
+    );
+    out.stdout_has(&[
+        "> print(units(\"british\").len())\n15\n",
+        "\n1\n",
+        "\nbritish_2\n",
+    ]);
+    // Each group's d10 names its troop on the chart.
+    assert_eq!(t.matches(": 5 of ").count(), 6, "{t}");
+    // The force stands along the edge: every British figure within 6" of the south edge.
+    let check = game.play_ok(7, "print(units(\"british\").all(|u| u.y < 6.0))\nprint(units(\"zulus\").all(|u| u.y > 18.0))\n");
+    check.stdout_has(&[
+        "print(units(\"british\").all(|u| u.y < 6.0))\ntrue\n",
+        "print(units(\"zulus\").all(|u| u.y > 18.0))\ntrue\n",
+    ]);
 }
 
 // Guards 10.1 "each player gets specific number of points they can spend on their troops" and
