@@ -10,6 +10,7 @@
 #![allow(dead_code)]
 
 pub mod game;
+pub mod sint;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
