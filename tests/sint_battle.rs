@@ -1,0 +1,103 @@
+//! Soldiers in Time: whole battles auto-played by the ruleset's policy (`policy.rhai`) in the
+//! three scenarios `scenarios/sint_*.yaml`, and the policy's choices at the prompt.
+
+mod common;
+
+use common::sint::{brit, game, zulu};
+use common::{project_file, sandtable};
+
+/// The scenarios of the ruleset.
+const SCENARIOS: [&str; 3] = [
+    "scenarios/sint_rorkes_drift_patrol.yaml",
+    "scenarios/sint_edgehill_lane.yaml",
+    "scenarios/sint_trench_raid.yaml",
+];
+
+/// The reasons `victory` gives, one for each of the book's conditions ("Victory!!"): the lord
+/// lost, a side retired beyond missile range, the higher share of losses (or equal losses).
+const BOOK_RESULTS: [&str; 4] = [
+    "lost their lord and retreat",
+    "retired beyond missile range",
+    "lost the higher share of their men",
+    "both sides lost",
+];
+
+/// The last line of a battle, checked to be a result by one of the book's conditions.
+fn result_line(stdout: &str, what: &str) -> String {
+    let last = stdout.lines().last().unwrap_or_default().to_string();
+    assert!(
+        last.starts_with("victory to ") || last.starts_with("a draw on turn "),
+        "{what}: {last}"
+    );
+    assert!(
+        BOOK_RESULTS.iter().any(|r| last.contains(r)),
+        "{what}: not a result of the book: {last}"
+    );
+    last
+}
+
+// Guards the "Done when": each scenario plays to a result by the book's victory
+// conditions, and the policy plays only through the rules: no refusal or script error reaches
+// the player (exit 0, nothing on stderr), and the battle is played, not merely timed out
+// (orders written, checks flipped, shots or blows exchanged).
+#[test]
+fn each_scenario_battle_ends_by_the_books_victory_conditions() {
+    for scenario in SCENARIOS {
+        let path = project_file(scenario);
+        for seed in ["1", "2", "3"] {
+            let what = format!("{scenario} seed {seed}");
+            let out = sandtable(&["battle", &path, "--seed", seed], None);
+            out.expect_code(0);
+            assert!(out.stderr.is_empty(), "{what}: {}", out.stderr);
+            result_line(&out.stdout, &what);
+            out.stdout_has(&["write an order for", "activation check: card"]);
+            assert!(
+                out.stdout.contains(" fights ") || out.stdout.contains(" to hit"),
+                "{what}: no shot and no melee"
+            );
+        }
+    }
+}
+
+// Guards that battles are won by play, not by the turn limit: over a few seeds of each
+// scenario, some battle ends by a lord's fall or a retreat before the last turn.
+#[test]
+fn battles_are_won_by_play_before_the_turn_limit() {
+    for scenario in SCENARIOS {
+        let path = project_file(scenario);
+        let mut early = 0;
+        for seed in ["4", "5", "6", "7"] {
+            let out = sandtable(&["battle", &path, "--seed", seed], None);
+            out.expect_code(0);
+            let last = result_line(&out.stdout, scenario);
+            let ended_by_play = last.contains("lost their lord") || last.contains("retired");
+            if ended_by_play {
+                early += 1;
+            }
+        }
+        assert!(early > 0, "{scenario}: every battle went to the turn limit");
+    }
+}
+
+// Guards determinism: the same seed gives the same battle, byte for byte; another seed gives
+// another.
+#[test]
+fn same_seed_same_battle() {
+    let path = project_file(SCENARIOS[0]);
+    let a = sandtable(&["battle", &path, "--seed", "11"], None);
+    let b = sandtable(&["battle", &path, "--seed", "11"], None);
+    let c = sandtable(&["battle", &path, "--seed", "12"], None);
+    assert_eq!(a.stdout, b.stdout);
+    assert_ne!(a.stdout, c.stdout);
+}
+
+// Guards `sim`: each scenario runs under the Monte Carlo simulator to a report.
+#[test]
+fn each_scenario_runs_under_sim() {
+    for scenario in SCENARIOS {
+        let path = project_file(scenario);
+        let out = sandtable(&["sim", &path, "--runs", "4", "--seed", "1"], None);
+        out.expect_code(0);
+        out.stdout_has(&["4 battles"]);
+    }
+}
