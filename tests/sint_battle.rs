@@ -101,3 +101,22 @@ fn each_scenario_runs_under_sim() {
         out.stdout_has(&["4 battles"]);
     }
 }
+
+// Guards 6.3 "Fire ... At Enemies Engaged In Melee" read with the shooter in the melee: a man
+// shooting the enemy he is fighting is not "the figure nearest him in contact" and never
+// strikes himself. (Found by the policy: a lord killed by his own pistol.) The hit falls on the
+// target with no roll for the melee, here the 7 being the damage die.
+#[test]
+fn a_man_shooting_the_enemy_he_fights_does_not_strike_himself() {
+    let b = [brit("pte_1", "rifleman", 12.0, 4.0, "")];
+    let z = [zulu("warrior", "zulu", 12.0, 5.0, "")];
+    let g = game(&[b[0].as_str()], &[z[0].as_str()], &["2H"; 10]);
+    let out = g.play_ok(
+        1,
+        "set_phase(\"shooting\")\nset_turn(1, \"british\")\nunit(\"pte_1\").tag(\"_may aim\")\n:dice manual\nshoot pte_1 warrior\n3\n7\n",
+    );
+    out.stdout_lacks("into a melee");
+    out.stdout_has(&[
+        "  d10 3 against 6: hits\n  damage of pte_1's rifle: 1d10+1 [7] + 1 = 8\n  8 damage against armour 1: a wound of 7\n  warrior must save",
+    ]);
+}
