@@ -120,3 +120,95 @@ fn a_man_shooting_the_enemy_he_fights_does_not_strike_himself() {
         "  d10 3 against 6: hits\n  damage of pte_1's rifle: 1d10+1 [7] + 1 = 8\n  8 damage against armour 1: a wound of 7\n  warrior must save",
     ]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The policy's choices, played at the prompt with `play_turn` (the deck all 5♥: every check
+// passes for a man of experience 5 or more, and red, the British, goes first)
+// ---------------------------------------------------------------------------------------------
+
+/// A sergeant and three men of his unit (`troop` with `extra` stats) against one Zulu warrior
+/// standing at `(12, warrior_y)`, north of them.
+fn section(troop: &str, extra: &str, warrior_y: f64) -> common::game::Game {
+    let b = [
+        brit(
+            "sgt",
+            "sergeant",
+            12.0,
+            4.0,
+            &format!("{extra}, groups: {{ unit: first }}"),
+        ),
+        brit("pte_1", troop, 10.5, 5.5, ", groups: { unit: first }"),
+        brit("pte_2", troop, 12.0, 5.5, ", groups: { unit: first }"),
+        brit("pte_3", troop, 13.5, 5.5, ", groups: { unit: first }"),
+    ];
+    let z = [zulu("warrior", "zulu", 12.0, warrior_y, "")];
+    let b: Vec<&str> = b.iter().map(String::as_str).collect();
+    game(&b, &[z[0].as_str()], &["5H"; 20])
+}
+
+/// Orders by the policy for the British, none for the Zulus, then the policy's movement.
+const ORDERS_THEN_MOVE: &str = "play_turn british\nend_turn\nend_turn\nplay_turn british\n";
+
+// Guards the policy's volley: a leader whose riflemen have the enemy within reach of a fair
+// shot (a rifle reaches 32"; 15" is medium range, a hit on 5 or under) orders volley fire, and
+// his unit stays where it stands to take aimed shots.
+#[test]
+fn the_policy_volleys_at_an_enemy_within_reach() {
+    let out = section("rifleman", "", 20.0).play_ok(1, ORDERS_THEN_MOVE);
+    out.stdout_has(&[
+        "The British write an order for sgt\n",
+        "sgt's order: volley fire for 4 figures (sgt, pte_1, pte_2, pte_3)\n",
+        "  sgt activation check: card 5♥ against 8: passes (5 is at or under 8)\n",
+    ]);
+    out.stdout_lacks(" moves ");
+}
+
+// Guards the policy's charge: swordsmen (base 8, +2 charging, +1 shield) against a Zulu (base 8,
+// +1 shield) 7" away, within a run, get a formed charge, and the leader charges home.
+#[test]
+fn the_policy_charges_an_enemy_within_reach_when_the_odds_favour_it() {
+    let out = section("swordsman", ", stats: { weapon: \"\" }", 12.0).play_ok(1, ORDERS_THEN_MOVE);
+    out.stdout_has(&[
+        "sgt's order: formed charge for 4 figures (sgt, pte_1, pte_2, pte_3)\n",
+        "sgt charges warrior (7\")\n",
+    ]);
+}
+
+// Guards the policy's retreat (Victory!!: "whichever side retires beyond effective missile
+// range loses"): a side that has lost 60% of its men, more than the enemy, retires.
+#[test]
+fn the_policy_retires_a_side_that_has_lost_heavily() {
+    let g = section("rifleman", "", 20.0);
+    let lines =
+        "unit(\"pte_1\").remove(\"test\")\nunit(\"pte_2\").remove(\"test\")\nplay_turn british\n";
+    g.play_ok(1, lines)
+        .stdout_has(&["The British write an order for sgt\n"]);
+    let lines = format!("unit(\"pte_3\").remove(\"test\")\n{lines}");
+    g.play_ok(1, &lines)
+        .stdout_has(&["The British retire from the field\n"]);
+}
+
+// Guards the policy's rally phase (3): every routed man tries to rally.
+#[test]
+fn the_policy_rallies_every_routed_man() {
+    let b = [
+        brit("sgt", "sergeant", 12.0, 4.0, ", groups: { unit: first }"),
+        brit(
+            "pte",
+            "rifleman",
+            13.5,
+            4.0,
+            ", tags: [routed], groups: { unit: first }",
+        ),
+    ];
+    let z = [zulu("warrior", "zulu", 12.0, 20.0, "")];
+    let out = game(
+        &[b[0].as_str(), b[1].as_str()],
+        &[z[0].as_str()],
+        &["5H"; 20],
+    )
+    .play_ok(1, "play_turn british\n");
+    out.stdout_has(&[
+        "  pte rally check: card 5♥ against 6: passes (5 is at or under 6)\n  pte loses the tag `routed`\npte rallies\n",
+    ]);
+}
