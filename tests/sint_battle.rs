@@ -212,3 +212,25 @@ fn the_policy_rallies_every_routed_man() {
         "  pte rally check: card 5♥ against 6: passes (5 is at or under 6)\n  pte loses the tag `routed`\npte rallies\n",
     ]);
 }
+
+// Guards the policy's cover: a musketeer going forward alone (the enemy beyond his musket's
+// 16") makes for the copse 30° off his way, within a walk, rather than straight on.
+#[test]
+fn the_policy_makes_for_cover_on_its_way() {
+    let b = [
+        brit("sgt", "sergeant", 10.5, 4.0, ""),
+        brit("pte_1", "musketeer", 12.0, 4.0, ""),
+    ];
+    let z = [zulu("warrior", "zulu", 12.0, 23.5, "")];
+    let terrain = "terrain:\n  - { kind: woods, name: the copse, circle: { centre: [15, 8.5], radius: 1.5 } }\n";
+    let out = common::sint::game_with(
+        &[b[0].as_str(), b[1].as_str()],
+        &[z[0].as_str()],
+        &["5H"; 20],
+        terrain,
+    )
+    .play_ok(1, ORDERS_THEN_MOVE);
+    out.stdout_has(&[
+        "  pte_1 goes 4.8\" that cost 5.68\" of his move (the copse at half speed)\n  pte_1 moves 4.8\" from (12, 4) to (14.4, 8.16)\n",
+    ]);
+}
