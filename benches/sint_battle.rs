@@ -16,7 +16,10 @@ use sandtable::session::{MAX_TURNS, Session};
 
 /// The scenarios, by the name each figure is reported under.
 const SCENARIOS: [(&str, &str); 3] = [
-    ("rorkes drift patrol", "scenarios/sint_rorkes_drift_patrol.yaml"),
+    (
+        "rorkes drift patrol",
+        "scenarios/sint_rorkes_drift_patrol.yaml",
+    ),
     ("edgehill lane", "scenarios/sint_edgehill_lane.yaml"),
     ("trench raid", "scenarios/sint_trench_raid.yaml"),
 ];
