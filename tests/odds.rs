@@ -362,6 +362,11 @@ fn flip_check() {
     let c = deck("orders").draw();
     if c.rank <= 6 || c.is_face { unit("viking_1").tag("passed"); }
 }
+/// Flips the top card face up onto the discards: a 6 or less, or a face card?
+fn flip_face_up() {
+    let c = deck("orders").flip();
+    if c.rank <= 6 || c.is_face { unit("viking_1").tag("passed"); }
+}
 /// Two cards, without putting the first back: both red?
 fn flip_two() {
     let cards = [deck("orders").draw(), deck("orders").draw()];
@@ -404,6 +409,27 @@ fn a_card_from_a_full_deck_passing_on_six_or_less_or_a_face_is_9_in_13() {
         odds.render("flip_check")
             .contains("exact, over 52 branches of the dice and cards")
     );
+}
+
+// A flip (draw and discard in one) walks the pile as a draw does: 9/13 again, and the walk
+// leaves the deck as it was, every card in the pile and none on the discards.
+#[test]
+fn a_flipped_card_is_a_wheel_over_the_pile_and_lands_on_the_discards() {
+    let (_ws, mut session) = session_with_rule(FLIPS);
+    let _ = session
+        .eval("t", "new_deck(\"orders\", \"standard\").shuffle();")
+        .unwrap();
+    let odds = card_odds(&mut session, "flip_face_up");
+    assert_eq!(odds.estimated_because, None);
+    assert_eq!(exact_chance(&odds, "viking_1 passed"), "9/13");
+    assert_eq!(odds.plays, 52);
+    let counts = |session: &sandtable::session::Session| {
+        let deck = &session.state().decks["orders"];
+        (deck.len(), deck.discard_count())
+    };
+    assert_eq!(counts(&session), (52, 0));
+    let _ = session.eval("t", "flip_face_up();").unwrap();
+    assert_eq!(counts(&session), (51, 1));
 }
 
 // The deck as it stands: with A to 10 of spades drawn, 42 cards are left, of which the three

@@ -324,6 +324,30 @@ fn manual_cards_are_asked_for_checked_and_taken_from_the_pile() {
     ]);
 }
 
+// Guards `flip()`: the card is asked for like a draw at `:cards manual`, and either way one
+// line says which card was flipped, none that it was drawn or discarded.
+#[test]
+fn a_flipped_card_is_one_line_whether_typed_in_or_flipped_by_the_rules() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(concat!(
+            "let d = new_deck(\"orders\", \"AS 2S 3S\");\n",
+            "print(d.flip())\n",
+            ":cards manual\n",
+            "print(d.flip())\n",
+            "3s\n",
+            "print(`${d.count} left, ${d.discards} face up`)\n",
+        )),
+    );
+    out.expect_code(0).stdout_has(&[
+        "  flipped A♠ from the orders deck\nA♠\n",
+        "draw a card from the orders deck (2 in the pile): a card such as 7H, QS, JOKER: 3s\n  flipped 3♠ from the orders deck\n3♠\n",
+        "1 left, 2 face up\n",
+    ]);
+    out.stdout_lacks("drew");
+    out.stdout_lacks("discarded");
+}
+
 // Guards that the end of input while a card is awaited fails the draw cleanly.
 #[test]
 fn manual_cards_without_an_answer_change_nothing() {

@@ -29,6 +29,8 @@ pub enum Event {
     Shuffle { deck: String },
     /// Cards were drawn.
     Draw { deck: String, cards: Vec<String> },
+    /// Cards were turned face up from the top of a deck onto its discards.
+    Flip { deck: String, cards: Vec<String> },
     /// A card went to a deck's discards.
     Discard { deck: String, card: String },
     /// A deck's discards were shuffled back into it.
@@ -95,6 +97,9 @@ impl Event {
             Event::Draw { deck, cards } => {
                 format!("  drew {} from the {deck} deck", cards.join(" "))
             }
+            Event::Flip { deck, cards } => {
+                format!("  flipped {} from the {deck} deck", cards.join(" "))
+            }
             Event::Discard { deck, card } => format!("  discarded {card} to the {deck} deck"),
             Event::Reshuffle { deck } => {
                 format!("  shuffled the {deck} deck's discards back into it")
@@ -148,7 +153,7 @@ impl Event {
             Event::Roll { why, roll } => {
                 why.as_ref().map_or(0, String::len) + 8 * roll.dice_count()
             }
-            Event::Draw { cards, .. } => 4 * cards.len(),
+            Event::Draw { cards, .. } | Event::Flip { cards, .. } => 4 * cards.len(),
             Event::Phase { phase } => phase.len(),
             _ => 0,
         };

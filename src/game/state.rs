@@ -95,6 +95,15 @@ struct Recorded {
     bytes: usize,
 }
 
+/// What becomes of drawn cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Drawn {
+    /// The script holds them (`draw`).
+    Kept,
+    /// They are turned face up onto the discards at once (`flip`): logged as one flip.
+    Flipped,
+}
+
 /// Why a change to the game is refused: a script's bug or a rule's mistake, said in the
 /// players' terms.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -882,6 +891,18 @@ impl GameState {
         n: usize,
         choose: &mut dyn FnMut(&mut Deck) -> Result<Card, StateError>,
     ) -> Result<Vec<Card>, StateError> {
+        self.draw_chosen_then(name, n, Drawn::Kept, choose)
+    }
+
+    /// Draws `n` cards as [`GameState::draw_chosen`] does, then keeps them or lays them on
+    /// the discards as `then` says.
+    pub fn draw_chosen_then(
+        &mut self,
+        name: &str,
+        n: usize,
+        then: Drawn,
+        choose: &mut dyn FnMut(&mut Deck) -> Result<Card, StateError>,
+    ) -> Result<Vec<Card>, StateError> {
         if n == 0 {
             return Err(StateError::NoCards);
         }
@@ -901,11 +922,30 @@ impl GameState {
         }
         self.save_deck(name);
         self.decks.insert(name.to_string(), deck);
-        self.emit(Event::Draw {
-            deck: name.into(),
-            cards: cards.iter().map(Card::to_string).collect(),
-        });
+        self.drawn(name, &cards, then);
         Ok(cards)
+    }
+
+    /// Lays flipped cards on the discards, and logs the draw or the flip.
+    fn drawn(&mut self, name: &str, cards: &[Card], then: Drawn) {
+        let names = cards.iter().map(Card::to_string).collect();
+        match then {
+            Drawn::Kept => self.emit(Event::Draw {
+                deck: name.into(),
+                cards: names,
+            }),
+            Drawn::Flipped => {
+                if let Some(deck) = self.decks.get_mut(name) {
+                    for card in cards {
+                        deck.discard(*card);
+                    }
+                }
+                self.emit(Event::Flip {
+                    deck: name.into(),
+                    cards: names,
+                });
+            }
+        }
     }
 
     /// Shuffles a deck's draw pile.
@@ -936,6 +976,17 @@ impl GameState {
 
     /// Draws `n` cards (all or none).
     pub fn draw(&mut self, name: &str, n: usize) -> Result<Vec<Card>, StateError> {
+        self.draw_then(name, n, Drawn::Kept)
+    }
+
+    /// Draws `n` cards (all or none), then keeps them or lays them face up on the discards
+    /// as `then` says.
+    pub fn draw_then(
+        &mut self,
+        name: &str,
+        n: usize,
+        then: Drawn,
+    ) -> Result<Vec<Card>, StateError> {
         if n == 0 {
             return Err(StateError::NoCards);
         }
@@ -949,10 +1000,7 @@ impl GameState {
             deck.draw_n(n)
         };
         let cards = drawn.map_err(StateError::Cards)?;
-        self.emit(Event::Draw {
-            deck: name.into(),
-            cards: cards.iter().map(Card::to_string).collect(),
-        });
+        self.drawn(name, &cards, then);
         Ok(cards)
     }
 

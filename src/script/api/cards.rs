@@ -10,7 +10,7 @@
 //!   `is_joker`, `is_ace`, `is_red` and `is_black`, the operators `==` and `!=`, and
 //!   `to_string` and `to_debug`;
 //! - `deck(name)`, `new_deck(name, kind)` and `new_deck(name, cards)`: a handle on a deck;
-//! - the type `Deck`, with the methods `draw()`, `draw(n)`, `peek()`, `peek(n)`,
+//! - the type `Deck`, with the methods `draw()`, `draw(n)`, `flip()`, `peek()`, `peek(n)`,
 //!   `discard(card)`, `shuffle()` and `reshuffle()`, the properties `count`, `discards` and
 //!   `name`, and `to_string` and `to_debug`.
 
@@ -20,7 +20,7 @@ use std::rc::Rc;
 use rhai::{Array, Dynamic, Engine, INT};
 
 use super::{DeckRef, DiceAsker, FaceFeed, Res, Shared, host_error, volatile};
-use crate::game::state::StateError;
+use crate::game::state::{Drawn, StateError};
 use crate::host::cards::{Card, Colour, Deck, Suit};
 
 /// Where drawn cards come from when not from the top of the pile (see [`CardSource`]).
@@ -50,8 +50,9 @@ fn draw_cards(
     budget: &crate::script::engine::Budget,
     deck: &str,
     n: usize,
+    then: Drawn,
 ) -> Res<Vec<Card>> {
-    draw(st, source, budget, deck, n).map_err(host_error)
+    draw_then(st, source, budget, deck, n, then).map_err(host_error)
 }
 
 /// Draws `n` cards from `deck` as the card source says (see the module docs); the error is
@@ -63,13 +64,25 @@ pub fn draw(
     deck: &str,
     n: usize,
 ) -> Result<Vec<Card>, String> {
+    draw_then(st, source, budget, deck, n, Drawn::Kept)
+}
+
+/// Draws as [`draw`] does, then keeps the cards or flips them onto the discards.
+fn draw_then(
+    st: &Shared,
+    source: &ManualCards,
+    budget: &crate::script::engine::Budget,
+    deck: &str,
+    n: usize,
+    then: Drawn,
+) -> Result<Vec<Card>, String> {
     let mut source = source.borrow_mut();
     let ask = match source.as_mut() {
-        None => return Ok(st.borrow_mut().draw(deck, n)?),
+        None => return Ok(st.borrow_mut().draw_then(deck, n, then)?),
         Some(CardSource::Positions { feed, .. }) => {
             return st
                 .borrow_mut()
-                .draw_chosen(deck, n, &mut |d: &mut Deck| {
+                .draw_chosen_then(deck, n, then, &mut |d: &mut Deck| {
                     if d.in_order() {
                         return Ok(d.draw()?);
                     }
@@ -90,7 +103,7 @@ pub fn draw(
     let mut i = 0;
     let result = st
         .borrow_mut()
-        .draw_chosen(deck, n, &mut |d: &mut Deck| loop {
+        .draw_chosen_then(deck, n, then, &mut |d: &mut Deck| loop {
             if let Some(card) = typed.pop_front() {
                 match d.take(card) {
                     Ok(card) => {
@@ -259,15 +272,20 @@ pub(super) fn register(
 
     let (st, src, b) = (state.clone(), source.clone(), budget.clone());
     volatile!(engine, "draw", move |d: &mut DeckRef| -> Res<Card> {
-        let mut cards = draw_cards(&st, &src, &b, &d.0, 1)?;
+        let mut cards = draw_cards(&st, &src, &b, &d.0, 1, Drawn::Kept)?;
         cards.pop().ok_or_else(|| host_error("no card drawn"))
+    });
+    let (st, src, b) = (state.clone(), source.clone(), budget.clone());
+    volatile!(engine, "flip", move |d: &mut DeckRef| -> Res<Card> {
+        let mut cards = draw_cards(&st, &src, &b, &d.0, 1, Drawn::Flipped)?;
+        cards.pop().ok_or_else(|| host_error("no card flipped"))
     });
     let (st, src, b) = (state.clone(), source.clone(), budget.clone());
     volatile!(engine, "draw", move |d: &mut DeckRef,
                                     n: INT|
           -> Res<Array> {
         let n = count(n, "the number of cards")?;
-        let cards = draw_cards(&st, &src, &b, &d.0, n)?;
+        let cards = draw_cards(&st, &src, &b, &d.0, n, Drawn::Kept)?;
         Ok(cards.into_iter().map(Dynamic::from).collect())
     });
     let (st, src) = (state.clone(), source.clone());
