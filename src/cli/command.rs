@@ -545,7 +545,9 @@ pub fn standing(state: &crate::game::state::GameState) -> String {
     } else {
         format!(
             "turn {}, {}, {} to play",
-            state.turn, state.phase, state.active_side
+            state.turn,
+            state.phase_name(),
+            state.active_side
         )
     }
 }

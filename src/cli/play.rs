@@ -420,7 +420,7 @@ fn prompt(session: &Session, continuing: bool) -> String {
     if state.phase.is_empty() {
         format!("turn {} · {side} > ", state.turn)
     } else {
-        let phase = super::printable::printable(&state.phase).into_owned();
+        let phase = super::printable::printable(state.phase_name()).into_owned();
         format!("turn {} · {phase} · {side} > ", state.turn)
     }
 }

@@ -70,7 +70,12 @@ pub enum Event {
     /// The turn or the side to play changed.
     Turn { turn: i64, side: String },
     /// The phase of the turn changed (`""`: no phase).
-    Phase { phase: String },
+    Phase {
+        phase: String,
+        /// What the ruleset calls it at the table, when it gives a name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
     /// The rules narrate.
     Say { text: String },
     /// A script printed.
@@ -135,8 +140,11 @@ impl Event {
             Event::Spawn { unit, at } => format!("  {unit} comes onto the table at {at}"),
             Event::Restore { unit } => format!("  {unit} returns to play"),
             Event::Turn { turn, side } => format!("turn {turn}: {side} to play"),
-            Event::Phase { phase } if phase.is_empty() => "phase: (none)".into(),
-            Event::Phase { phase } => format!("phase: {phase}"),
+            Event::Phase { phase, .. } if phase.is_empty() => "phase: (none)".into(),
+            Event::Phase {
+                name: Some(name), ..
+            } => format!("phase: {name}"),
+            Event::Phase { phase, .. } => format!("phase: {phase}"),
             Event::Say { text } => text.clone(),
             Event::Print { text } => text.clone(),
             Event::Debug { text } => format!("[debug] {text}"),
@@ -154,7 +162,7 @@ impl Event {
                 why.as_ref().map_or(0, String::len) + 8 * roll.dice_count()
             }
             Event::Draw { cards, .. } | Event::Flip { cards, .. } => 4 * cards.len(),
-            Event::Phase { phase } => phase.len(),
+            Event::Phase { phase, name } => phase.len() + name.as_ref().map_or(0, String::len),
             _ => 0,
         };
         64 + text

@@ -15,6 +15,7 @@ use crate::game::project::Project;
 use crate::game::yaml;
 use crate::host::geometry::Base;
 use crate::host::unit::Stat;
+use crate::limits::MAX_NAME;
 
 /// One troop type of the chart.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -70,6 +71,11 @@ pub struct RulesetFile {
     /// such a word is a word, however close it is to a unit's id.
     #[serde(default)]
     pub words: Vec<String>,
+    /// What its phases are called at the table, by the id its scripts give `set_phase`
+    /// (`move_men: men move`): the prompt and the log show the name. A phase not listed
+    /// shows its id.
+    #[serde(default)]
+    pub phases: BTreeMap<String, String>,
 }
 
 /// A loaded ruleset: its id, folder and data.
@@ -98,6 +104,17 @@ impl Ruleset {
                 base.validate().map_err(|e| {
                     Error::other(format!("{}: troop `{troop}`: {e}", path.display()), None)
                 })?;
+            }
+        }
+        for (id, name) in &file.phases {
+            if name.trim().is_empty() || name.chars().count() > MAX_NAME {
+                return Err(Error::other(
+                    format!(
+                        "{}: phase `{id}`: its name must be 1 to {MAX_NAME} characters",
+                        path.display()
+                    ),
+                    None,
+                ));
             }
         }
         let mut abilities = BTreeMap::new();

@@ -7,6 +7,7 @@
 //! before every action.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use crate::game::ability::AbilityUse;
 use crate::game::event::Event;
@@ -36,6 +37,8 @@ pub struct GameState {
     pub active_side: String,
     /// The phase of the turn the rules are in (`""` before any): the host only keeps it.
     pub phase: String,
+    /// What the ruleset calls its phases at the table, by id (`ruleset.yaml` `phases:`).
+    pub phase_names: Arc<BTreeMap<String, String>>,
     /// The side that played first (set by the first turn change).
     pub first_side: Option<String>,
     /// Sides' turns begun so far (each turn change counts one).
@@ -204,6 +207,7 @@ impl GameState {
                 .unwrap_or_default(),
             first_side: None,
             phase: String::new(),
+            phase_names: Arc::new(scenario.ruleset.file.phases.clone()),
             plays: 0,
             game_stats: BTreeMap::new(),
             log: Vec::new(),
@@ -796,6 +800,12 @@ impl GameState {
         Ok(())
     }
 
+    /// The phase of the turn as the ruleset calls it at the table: its name, or its id when
+    /// the ruleset gives none.
+    pub fn phase_name(&self) -> &str {
+        self.phase_names.get(&self.phase).unwrap_or(&self.phase)
+    }
+
     /// Sets the phase of the turn (`""` for none), and logs it even when it is the same, as
     /// [`GameState::set_turn`] does.
     pub fn set_phase(&mut self, phase: &str) -> Result<(), StateError> {
@@ -806,6 +816,7 @@ impl GameState {
         self.remember(Undo::Phase(before));
         self.emit(Event::Phase {
             phase: phase.into(),
+            name: self.phase_names.get(phase).cloned(),
         });
         Ok(())
     }
@@ -1058,6 +1069,7 @@ mod tests {
             active_side: "red".into(),
             first_side: Some("red".into()),
             phase: String::new(),
+            phase_names: Arc::default(),
             plays: 1,
             game_stats: BTreeMap::new(),
             log: Vec::new(),
@@ -1292,6 +1304,22 @@ mod tests {
         );
         s.rollback(mark);
         assert_eq!((s.phase.as_str(), s.log.len()), ("", 0));
+    }
+
+    #[test]
+    fn a_phase_shows_the_name_the_ruleset_gives_it() {
+        let mut s = state();
+        s.phase_names = Arc::new(BTreeMap::from([("move_men".into(), "men move".into())]));
+        s.set_phase("move_men").unwrap();
+        assert_eq!((s.phase.as_str(), s.phase_name()), ("move_men", "men move"));
+        s.set_phase("shooting").unwrap();
+        assert_eq!(s.phase_name(), "shooting");
+        let said: Vec<String> = s.log.iter().map(Event::to_text).collect();
+        assert_eq!(said, ["phase: men move", "phase: shooting"]);
+        assert_eq!(
+            s.log[0].to_json(),
+            r#"{"event":"phase","phase":"move_men","name":"men move"}"#
+        );
     }
 
     #[test]
