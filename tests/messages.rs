@@ -155,7 +155,7 @@ fn table_grid_and_abilities_are_located() {
     scenario_says(
         &SCENARIO.replace("width: 36, depth: 24", "width: 0, depth: 24"),
         &[
-            "the table must be more than 0 and at most 10,000 inches each way, got 0 x 24",
+            "the table must be more than 0 and at most 10000 inches each way, got 0 x 24",
             "game.yaml:3:8]",
         ],
         &[],

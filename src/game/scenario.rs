@@ -23,6 +23,7 @@ use crate::host::grid::Grid;
 use crate::host::suggest::did_you_mean;
 use crate::host::terrain::{Feature, Shape, TerrainKind};
 use crate::host::unit::{Stat, Unit};
+use crate::limits::MAX_SIZE;
 
 pub use crate::limits::{MAX_COUNT, MAX_UNITS};
 
@@ -678,11 +679,11 @@ impl Builder<'_> {
             && depth.is_finite()
             && width > 0.0
             && depth > 0.0
-            && width <= 10_000.0
-            && depth <= 10_000.0)
+            && width <= MAX_SIZE
+            && depth <= MAX_SIZE)
         {
             let message = format!(
-                "the table must be more than 0 and at most 10,000 inches each way, got {width} x {depth}"
+                "the table must be more than 0 and at most {MAX_SIZE} inches each way, got {width} x {depth}"
             );
             let help = Some(
                 "give `width` and `depth` in inches, e.g. `table: { width: 72, depth: 48 }`".into(),
