@@ -132,7 +132,31 @@ fn resume_opens_the_saves_the_session_opened() {
     );
 }
 
-// Guards the warning when a script has changed since the journal was written.
+// `play --resume` printed the dice question and answer of every manual roll it replayed,
+// though it replays quietly: only its one line of summary, then the prompt, should show.
+#[test]
+fn resume_replays_manual_dice_quietly_and_keeps_asking() {
+    let data = tempfile::tempdir().expect("a folder");
+    let game = ":dice manual\nmelee viking_1 legionary_1\n4\n2 6\n";
+    let (played, _, code) = run(data.path(), &["play", "--seed", "1"], game);
+    assert_eq!(code, 0, "{played}");
+    assert!(played.contains("viking_1 attacks with 1 die"), "{played}");
+    let (resumed, _, code) = run(
+        data.path(),
+        &["play", "--resume"],
+        "roll(\"1d6\", \"after\")\n5\n",
+    );
+    assert_eq!(code, 0, "{resumed}");
+    assert!(resumed.starts_with("resumed "), "{resumed}");
+    assert!(
+        !resumed.contains("roll 1d6kh1 for viking_1"),
+        "the replayed dice were asked again:\n{resumed}"
+    );
+    // Still manual after the resume: the new roll is asked for, and is the 5 typed.
+    assert!(resumed.contains("roll 1d6 for after: a d6"), "{resumed}");
+    assert!(resumed.contains("after: 1d6 [5]"), "{resumed}");
+}
+
 #[test]
 fn replay_warns_of_changed_scripts() {
     let data = tempfile::tempdir().expect("a folder");

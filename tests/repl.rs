@@ -271,6 +271,28 @@ fn manual_dice_are_asked_for_checked_and_logged() {
     ]);
 }
 
+// `:open` and `:load` dropped `:dice manual` and `:cards manual`: the players at the table
+// went on typing dice while the program rolled its own.
+#[test]
+fn opening_or_loading_a_game_keeps_real_dice_and_cards() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(concat!(
+            ":dice manual\n:cards manual\n:save g.json\n:open g.json\n",
+            "roll(\"1d6\", \"opened\")\n5\n",
+            "new_deck(\"d\", \"standard\").shuffle();\ndraw d 1\nKD\n",
+            ":load ",
+            env!("CARGO_MANIFEST_DIR"),
+            "/scenarios/romans_vs_vikings.yaml\nroll(\"1d6\", \"loaded\")\n2\n"
+        )),
+    );
+    out.expect_code(0).stdout_has(&[
+        "roll 1d6 for opened: a d6 (or all the dice, space-separated): 5\n",
+        "draw a card from the d deck (52 in the pile): a card such as 7H, QS, JOKER: KD\n  drew K♦ from the d deck\n",
+        "roll 1d6 for loaded: a d6 (or all the dice, space-separated): 2\n",
+    ]);
+}
+
 // Guards that the end of input while dice are awaited fails the action cleanly.
 #[test]
 fn manual_dice_without_an_answer_change_nothing() {

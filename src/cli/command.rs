@@ -361,6 +361,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             let seed = scenario.seed.unwrap_or_else(|| session.state().rng.seed());
             let mut fresh = Session::new(&project, scenario, seed)?;
             session.hand_over_unwritten(&mut fresh);
+            session.hand_over_real_dice_and_cards(&mut fresh);
             *session = fresh;
             Ok(Reply::Done)
         }

@@ -71,10 +71,7 @@ pub fn say_opened(session: &Session, path: &std::path::Path) {
 
 /// Plays on at the prompt (or from piped input), writing the journal.
 fn go_on(session: &mut Session, json: bool, journal: Rc<RefCell<Journal>>) -> Result<u8, Error> {
-    let feed = DiceFeed {
-        replay: Rc::default(),
-        journal: Some(journal.clone()),
-    };
+    let feed = DiceFeed::live(&journal);
     if std::io::stdin().is_terminal() {
         interactive(session, json, &journal, &feed)
     } else {
@@ -95,14 +92,35 @@ fn go_on(session: &mut Session, json: bool, journal: Rc<RefCell<Journal>>) -> Re
 pub struct DiceFeed {
     replay: Rc<RefCell<Option<VecDeque<String>>>>,
     journal: Option<Rc<RefCell<Journal>>>,
+    /// Whether a replayed question and its answer go unshown (`play --resume` replays
+    /// quietly; `replay` shows the session as it was played).
+    quiet: bool,
 }
 
 impl DiceFeed {
-    /// A feed of recorded answers (for replaying a journal).
+    /// A feed of recorded answers (for replaying a journal), each question shown with its
+    /// answer as it was played.
     pub fn replaying() -> DiceFeed {
         DiceFeed {
             replay: Rc::new(RefCell::new(Some(VecDeque::new()))),
             journal: None,
+            quiet: false,
+        }
+    }
+
+    /// The players' own answers, typed in and written to `journal`.
+    fn live(journal: &Rc<RefCell<Journal>>) -> DiceFeed {
+        DiceFeed {
+            journal: Some(journal.clone()),
+            ..DiceFeed::default()
+        }
+    }
+
+    /// A feed of recorded answers that shows nothing (for `play --resume`).
+    fn replaying_quietly() -> DiceFeed {
+        DiceFeed {
+            quiet: true,
+            ..DiceFeed::replaying()
         }
     }
 
@@ -121,7 +139,9 @@ impl DiceFeed {
     fn ask(&self, prompt: &str) -> Option<String> {
         if let Some(queue) = self.replay.borrow_mut().as_mut() {
             let answer = queue.pop_front();
-            super::write_out(&format!("{prompt}{}\n", answer.as_deref().unwrap_or("")));
+            if !self.quiet {
+                super::write_out(&format!("{prompt}{}\n", answer.as_deref().unwrap_or("")));
+            }
             return answer;
         }
         let answer = ask_dice(prompt);
@@ -148,7 +168,7 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     let project = crate::game::project::Project::locate(common.project.as_deref())?;
     let mut check = Check::new(&path, &project, common.json);
     let mut session = super::journal::start_session(&header, &project, &mut check)?;
-    let feed = DiceFeed::replaying();
+    let feed = DiceFeed::replaying_quietly();
     let mut lines = 0;
     for item in items {
         let Item::Line(line, dice) = item else {
@@ -166,7 +186,10 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
             Ok(Reply::Cards(false)) => session.set_manual_cards(None),
             // The game opened then, as it was saved then.
             Ok(Reply::Open(path)) => match super::open_save(&mut session, &path) {
-                Ok(opened) => session = opened,
+                Ok(mut opened) => {
+                    session.hand_over_real_dice_and_cards(&mut opened);
+                    session = opened;
+                }
                 Err(e @ Error::NotRead(_)) => report_error(&e, common.json),
                 Err(_) => {}
             },
@@ -206,10 +229,7 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     };
     let journal = Rc::new(RefCell::new(journal));
     // Dice and cards from the players again, recorded in the journal.
-    let live = DiceFeed {
-        replay: Rc::default(),
-        journal: Some(journal.clone()),
-    };
+    let live = DiceFeed::live(&journal);
     if session.manual_dice() {
         session.set_manual_dice(Some(live.asker()));
     }
@@ -254,7 +274,8 @@ fn carry_out(
             Some(true)
         }
         Ok(Reply::Open(path)) => match super::open_save(session, &path) {
-            Ok(opened) => {
+            Ok(mut opened) => {
+                session.hand_over_real_dice_and_cards(&mut opened);
                 *session = opened;
                 if let Some(journal) = &feed.journal {
                     journal.borrow_mut().record_opened(session);

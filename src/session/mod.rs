@@ -1134,8 +1134,7 @@ impl Session {
         fresh.ast = fresh.ast.merge(&self.prompt_functions);
         fresh.prompt_functions = std::mem::take(&mut self.prompt_functions);
         fresh.prompt_defined = std::mem::take(&mut self.prompt_defined);
-        *fresh.manual.borrow_mut() = self.manual.borrow_mut().take();
-        *fresh.cards.borrow_mut() = self.cards.borrow_mut().take();
+        self.hand_over_real_dice_and_cards(&mut fresh);
         fresh.unwritten = std::mem::take(&mut self.unwritten);
         *self = fresh;
         Ok(())
@@ -1235,6 +1234,14 @@ impl Session {
     /// (`:load`).
     pub fn hand_over_unwritten(&mut self, to: &mut Session) {
         to.unwritten = std::mem::take(&mut self.unwritten);
+    }
+
+    /// Hands real dice and cards (`:dice manual`, `:cards manual`) over to the game that
+    /// replaces this one (`:open`, `:load`): the players at the table go on rolling and
+    /// drawing their own.
+    pub fn hand_over_real_dice_and_cards(&mut self, to: &mut Session) {
+        *to.manual.borrow_mut() = self.manual.borrow_mut().take();
+        *to.cards.borrow_mut() = self.cards.borrow_mut().take();
     }
 
     /// Continues a game from a save already read, as saved at `path`.
