@@ -407,7 +407,7 @@ fn a_footman_may_strike_the_horse_and_a_killed_horse_unhorses_its_rider() {
     printed(
         &out,
         "fight_horse pte cav",
-        "pte fights cav's horse: no action check in melee\n  pte: base 8 (bayonet: weapon value 2, skill 6) = 8\n  pte's melee roll: 1d10 [10] = 10\n  cav: base 9 (sword: weapon value 2, skill 7), +2 charged this turn, +1 mounted against a man on foot = 12\n  cav's melee roll: 1d10 [4] = 4\n  pte 18 against cav 16: pte wins by 2\n  2 damage against the horse's armour 0: a wound of 2; the horse must save on 3 or under (experience 5 less 2)\n  drew 9♠ from the cards deck\n  discarded 9♠ to the cards deck\n  cav save check: card 9♠ against 3: fails (9 is over 3)\n  cav's horse is killed: cav fights on foot\n  cav kind: horse -> foot\n  cav mount: horse -> \n  cav loses the tag `charged`\n",
+        "pte fights cav's horse: no action check in melee\n  pte: base 8 (bayonet: weapon value 2, skill 6) = 8\n  pte's melee roll: 1d10 [10] = 10\n  cav: base 9 (sword: weapon value 2, skill 7), +2 charged this turn, +1 mounted against a man on foot = 12\n  cav's melee roll: 1d10 [4] = 4\n  pte 18 against cav 16: pte wins by 2\n  2 damage against the horse's armour 0: a wound of 2\n  cav's horse must save on 3 or under (the horse's experience 5 less 2); the card is flipped for The Zulus\n  drew 9♠ from the cards deck\n  discarded 9♠ to the cards deck\n  cav's horse save check: card 9♠ against 3: fails (9 is over 3)\n  cav's horse is killed: cav fights on foot\n  cav kind: horse -> foot\n  cav mount: horse -> \n  cav loses the tag `charged`\n",
     );
 }
 

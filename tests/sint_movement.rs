@@ -287,23 +287,23 @@ fn in_melee() -> (Vec<String>, Vec<String>) {
 fn leaving_melee_needs_a_passed_activation_check() {
     let (b, z) = in_melee();
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7", "move pte_1 12 6"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "9S"]).play_refused(
+    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_refused(
         1,
         &lines,
         &["pte_1 has already moved this turn"],
     );
     assert!(
         after(&out, "move pte_1 12 7").ends_with(
-            "pte_1 tries to leave the melee with warrior\n  drew 9♠ from the cards deck\n  discarded 9♠ to the cards deck\n  pte_1 leave_melee check: card 9♠ against 6: fails (9 is over 6)\n  pte_1 cannot get out of the melee this turn\n"
+            "pte_1 tries to leave the melee with warrior\n  drew 9♠ from the cards deck\n  discarded 9♠ to the cards deck\n  pte_1 check to leave the melee: card 9♠ against 6: fails (9 is over 6)\n  pte_1 cannot get out of the melee this turn\n"
         ),
         "{}",
         transcript(&out)
     );
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "6S"]).play_ok(1, &lines);
+    let out = game(&refs(&b), &refs(&z), &["2H", "6S"]).play_ok(1, &lines);
     assert!(
         after(&out, "move pte_1 12 7").ends_with(
-            "  pte_1 leave_melee check: card 6♠ against 6: passes (6 is at or under 6)\n  pte_1 turns from 0° to 180°\n  pte_1 moves 3\" from (12, 10) to (12, 7)\n  pte_1 is tagged `moved`\n"
+            "  pte_1 check to leave the melee: card 6♠ against 6: passes (6 is at or under 6)\n  pte_1 turns from 0° to 180°\n  pte_1 moves 3\" from (12, 10) to (12, 7)\n  pte_1 is tagged `moved`\n"
         ),
         "{}",
         transcript(&out)
@@ -316,18 +316,18 @@ fn leaving_melee_needs_a_passed_activation_check() {
 fn leaving_melee_passes_on_a_face_card_only_with_a_leader_within_three_inches() {
     let (b, z) = in_melee();
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "KS"]).play_ok(1, &lines);
+    let out = game(&refs(&b), &refs(&z), &["2H", "KS"]).play_ok(1, &lines);
     out.stdout_has(&[
-        "  pte_1 leave_melee check: card K♠, a face card, against 6: passes (sgt is within command range)\n",
+        "  pte_1 check to leave the melee: card K♠, a face card, against 6: passes (sgt is within command range)\n",
     ]);
     let lines = orders_then(
         &["pte_1 move", "sgt move"],
         &["move sgt 10 4", "move pte_1 12 7"],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "4S", "KS"]).play_ok(1, &lines);
+    let out = game(&refs(&b), &refs(&z), &["2H", "4S", "KS"]).play_ok(1, &lines);
     assert!(
         after(&out, "move pte_1 12 7").ends_with(
-            "  pte_1 leave_melee check: card K♠, a face card, against 6: fails (no leader within command range)\n  pte_1 cannot get out of the melee this turn\n"
+            "  pte_1 check to leave the melee: card K♠, a face card, against 6: fails (no leader within command range)\n  pte_1 cannot get out of the melee this turn\n"
         ),
         "{}",
         transcript(&out)
@@ -903,7 +903,7 @@ fn under_forward_march_the_men_go_abreast_of_their_leader_or_behind() {
     let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, &lines);
     assert!(
         after(&out, "move pte_1 12 4.5").starts_with(
-            "sgt's order: forward march for 2 figures (sgt, pte_1)\n  drew 3♠ from the cards deck\n"
+            "pte_1 is under sgt's order to his unit: it is revealed for all of them\nsgt's order: forward march for 2 figures (sgt, pte_1)\n  drew 3♠ from the cards deck\n"
         ),
         "{}",
         transcript(&out)
@@ -936,4 +936,60 @@ fn a_unit_following_its_leader_away_may_not_close_with_the_enemy() {
         "{}",
         transcript(&out)
     );
+}
+
+// Guards 5.3 "Cavalry previously halted or moving backwards can move backwards at 2 inches per
+// turn", for a rider who failed his check too. Broke: a failed rider on a halted horse could
+// not go back at all.
+#[test]
+fn a_failed_rider_on_a_halted_horse_may_go_back_two_inches() {
+    let b = vec![brit("cav", "cavalry_officer", 10.0, 6.0, "")];
+    let z = warrior_at(10.0, 20.0);
+    let lines = orders_then(&["cav move"], &["back cav 10 3", "back cav 10 4"]);
+    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_refused(
+        1,
+        &lines,
+        &["cav goes backwards at most 2\"; that is 3\""],
+    );
+    let shown = after(&out, "back cav 10 4");
+    assert!(
+        shown.contains("cav activation check: card 9♠ against 8: fails (9 is over 8)"),
+        "{shown}"
+    );
+    assert!(
+        shown.ends_with("cav failed his check, but his horse was halted: it may only go back 2\"\n  cav moves 2\" from (10, 6) to (10, 4)\n  cav is tagged `moved`\n"),
+        "{shown}"
+    );
+}
+
+// Guards 5.5 "Leaving Melee ... it must pass an activation check" with 7 "When in melee,
+// figures do not need to make an Action check": a man in melee flips one card to carry out his
+// order and leave, read by `data.movement.leave_melee_check`. Broke: he flipped two, the
+// order's and the leaving one.
+#[test]
+fn a_man_in_melee_flips_one_card_to_carry_out_his_order_and_leave() {
+    let (b, z) = in_melee();
+    let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7"]);
+    // `leaving` (default): no card for the order; the 5.5 check as he goes.
+    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(1, &lines);
+    assert_eq!(
+        after(&out, "move pte_1 12 7"),
+        "pte_1's order: move\n  pte_1 is in melee: no card for his order; if he moves out, he checks to leave the melee\n  pte_1 is tagged `activated`\npte_1 tries to leave the melee with warrior\n  drew 9♠ from the cards deck\n  discarded 9♠ to the cards deck\n  pte_1 check to leave the melee: card 9♠ against 6: fails (9 is over 6)\n  pte_1 cannot get out of the melee this turn\n"
+    );
+    // `order`: the order's card, and passing it he leaves without another.
+    let out = game_with(
+        &refs(&b),
+        &refs(&z),
+        &["2H", "3S", "9S"],
+        "data: { movement: { leave_melee_check: order } }\n",
+    )
+    .play_ok(1, &lines);
+    let shown = after(&out, "move pte_1 12 7");
+    assert!(
+        shown.contains(
+            "pte_1 leaves the melee with warrior: the card he passed for his order lets him go\n"
+        ),
+        "{shown}"
+    );
+    assert_eq!(shown.matches("drew").count(), 1, "{shown}");
 }
