@@ -12,7 +12,7 @@
 mod common;
 
 use common::Output;
-use common::game::{after, chance, transcript};
+use common::game::{after, after_last, chance, transcript};
 use common::sint::{brit, game, game_with, zulu};
 
 fn refs(v: &[String]) -> Vec<&str> {
@@ -728,5 +728,35 @@ fn a_gun_is_no_man_to_fight_hand_to_hand() {
         1,
         "set_phase(\"melee\")\nfight pte gun\n",
         &["gun is no enemy man for pte to fight"],
+    );
+}
+
+// Guards 5.5 "the horse will hit an enemy figure in front of it after the rider resolves his
+// melee attack" once a charge, not once a game (it broke: the horse's mark was never cleared,
+// so a horse struck on its first charge only). In turn 1 the horse strikes w once however often
+// it is asked; charging again in turn 2, it strikes him again. Each time w fails his action
+// check (the 9s), the d10's 1 gives 1 +2 at over 10" = 3, a wound of 2, saved on 4 by the 2s.
+#[test]
+fn a_horses_impact_counts_on_every_charge() {
+    let z = [zulu("w", "zulu", 10.0, 11.5, "")];
+    let out = melee(
+        &charging_rider("cavalryman", 12),
+        &z,
+        &["9S", "2C", "9H", "2D"],
+        "_impact(unit(\"lancer\"))\n1\n_impact(unit(\"lancer\"))\nset_turn(2, \"british\")\n_impact(unit(\"lancer\"))\n1\n",
+    );
+    let strike = "lancer's horse, charging at 12\", crashes into w\n  w was not fighting lancer's unit: he may try to act\n";
+    printed(&out, "_impact(unit(\"lancer\"))", strike);
+    printed(
+        &out,
+        "_impact(unit(\"lancer\"))",
+        "  w is knocked down: 1 (half the die, rounded up) +2 at over 10\" = 3 damage\n  3 damage against armour 1: a wound of 2\n  w must save on 4 or under (experience 6 less 2)\n",
+    );
+    assert_eq!(transcript(&out).matches("crashes into w").count(), 2);
+    let again = after_last(&out, "_impact(unit(\"lancer\"))");
+    assert!(again.contains(strike), "{again}");
+    assert!(
+        again.contains("w save check: card 2♦ against 4: passes"),
+        "{again}"
     );
 }
