@@ -385,14 +385,9 @@ fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
         brit("pte_2", "rifleman", 14.0, 4.0, ""),
     ];
     let z = one_zulu();
-    // capt's death: pte_1 (within 1") checks morale on 5, pte_1 and pte_2 (his men) on 6 and 2,
-    // both see him fall on 3 and 4; then the retreat: pte_1 K (captured), pte_2 6 (leaves).
-    let out = game(
-        &refs(&b),
-        &refs(&z),
-        &["5S", "6S", "2S", "3S", "4S", "KS", "6H"],
-    )
-    .play_ok(
+    // capt's death: pte_1 (within 1", his man, in sight) checks morale once, on 5, pte_2 (his
+    // man, in sight) once, on 6; then the retreat: pte_1 K (captured), pte_2 6 (leaves).
+    let out = game(&refs(&b), &refs(&z), &["5S", "6S", "KS", "6H"]).play_ok(
         1,
         "_kill(unit(\"capt\"), (), \"killed by a test\")\nprint(victory())\n",
     );
@@ -1181,4 +1176,27 @@ fn a_friend_within_an_inch_of_a_long_base_checks_morale_when_it_falls() {
         "{t}"
     );
     assert!(!t.contains("pte_2 checks morale"), "{t}");
+}
+
+// Guards 8's "When to check morale" read as one check for one death (it broke: a man beside
+// the lord, in his command range and in sight of him, checked three times when he fell, so a
+// pass on the first card could still rout him on the second). pte_1 checks once, on the 5, for
+// the worst of his causes, the lord killed in sight, the others named with it; the 9 is then
+// his Victory!! flip.
+#[test]
+fn one_death_costs_each_man_one_morale_check_at_most() {
+    let b = vec![
+        brit("capt", "lord", 10.0, 4.0, ""),
+        brit("pte_1", "rifleman", 11.5, 4.0, ""),
+    ];
+    let z = one_zulu();
+    let out = game(&refs(&b), &refs(&z), &["5S", "9S", "9H"])
+        .play_ok(1, "_kill(unit(\"capt\"), (), \"killed by a test\")\n");
+    let t = after(&out, "_kill(unit(\"capt\"), (), \"killed by a test\")");
+    assert!(
+        t.contains("pte_1 checks morale: the lord capt is killed in sight (one check for his death, though also his leader capt is killed and capt is killed within 1\")\n  drew 5♠ from the cards deck\n  discarded 5♠ to the cards deck\n  pte_1 morale check: card 5♠ against 6: passes (5 is at or under 6)\n"),
+        "{t}"
+    );
+    assert_eq!(t.matches("pte_1 checks morale").count(), 1, "{t}");
+    assert!(t.contains("pte_1 victory check: card 9♠"), "{t}");
 }
