@@ -760,3 +760,80 @@ fn a_horses_impact_counts_on_every_charge() {
         "{again}"
     );
 }
+
+// Guards the defaults of 7 step 9 and "Horse Panic" as numbers a house rule may change (it
+// broke: the ways a loser gives ground and the step a bolting horse stops short by were written
+// into the rules, not `data.melee`). With `retreat_swerves: [0, 90, -90]` the loser whose way
+// straight back is blocked steps square aside, not 30 or 60 degrees aslant; with `bolt_step: 1`
+// a horse bolting 5" toward a base 4.6" away stops at 3", not 3.5".
+#[test]
+fn the_ways_a_loser_gives_ground_and_a_bolting_horses_step_are_the_datas() {
+    let b = [pte(""), brit("mate", "rifleman", 10.0, 8.7, "")];
+    let g = game_with(
+        &refs(&b),
+        &refs(&[warrior("")]),
+        &["3D"],
+        "data: { melee: { retreat_swerves: [0, 90, -90] } }\n",
+    );
+    let out = g.play_ok(
+        1,
+        "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n1\n2\n",
+    );
+    printed(
+        &out,
+        "fight pte warrior",
+        "  pte gives ground 1\" aslant, the way straight back being blocked\n  pte moves 1\" from (10, 10) to (9, 10)\n",
+    );
+    // The cavalryman's 2" base reaches 1" ahead of and behind his centre; the Zulu behind him
+    // reaches down to y = 16.1.
+    let z = [
+        zulu("cav", "cavalryman", 10.0, 11.5, ""),
+        zulu("mate", "zulu", 10.0, 16.6, ""),
+    ];
+    let g = game_with(
+        &refs(&[pte("")]),
+        &refs(&z),
+        &["2C", "9S"],
+        "data: { melee: { horse: { bolt_step: 1 } } }\n",
+    );
+    let out = g.play_ok(
+        1,
+        "set_phase(\"melee\")\n:dice manual\nfight_horse pte cav\n10\n6\n2 3\n",
+    );
+    printed(
+        &out,
+        "fight_horse pte cav",
+        "  cav's horse bolts 3\" straight back\n  cav moves 3\" from (10, 11.5) to (10, 14.5)\n",
+    );
+}
+
+// Guards 9 "If the missile weapon takes less then the HP number in damage it is still in
+// working condition" as a data value (it broke: the damage always added up, whatever a house
+// rule wanted): with `hp_cumulative: false` each blow is measured alone, so two blows of 5 leave
+// the cannon (armour 4, 10 hit points) working, and one of 10 wrecks it.
+#[test]
+fn whether_hit_points_add_up_is_the_datas() {
+    let b = [
+        brit("gun", "cannon", 12.0, 4.0, ""),
+        brit("crew", "gunner", 12.0, 2.5, ""),
+    ];
+    let g = game_with(
+        &refs(&b),
+        &refs(&[zulu("warrior", "zulu", 12.0, 16.0, "")]),
+        &["5H"],
+        "data: { hp_cumulative: false }\n",
+    );
+    let out = g.play_ok(
+        1,
+        "_strike(unit(\"gun\"), 9, (), \"a test\")\n_strike(unit(\"gun\"), 9, (), \"a test\")\n_strike(unit(\"gun\"), 14, (), \"a test\")\n",
+    );
+    assert_eq!(
+        after_last(&out, "_strike(unit(\"gun\"), 9, (), \"a test\")"),
+        "  9 damage against armour 4: 5 in one blow, under its 10 hit points: gun still works (each blow counts alone)\n=> \"damaged\"\n"
+    );
+    printed(
+        &out,
+        "_strike(unit(\"gun\"), 14, (), \"a test\")",
+        "  14 damage against armour 4: 10 in one blow, at or over its 10 hit points: gun is wrecked\n  gun is tagged `wrecked`\n",
+    );
+}

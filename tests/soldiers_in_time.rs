@@ -1200,3 +1200,25 @@ fn one_death_costs_each_man_one_morale_check_at_most() {
     assert_eq!(t.matches("pte_1 checks morale").count(), 1, "{t}");
     assert!(t.contains("pte_1 victory check: card 9♠"), "{t}");
 }
+
+// Guards the defaults of 8 "If surrounded and with no gap between enemy figures" as numbers a
+// house rule may change (it broke: the ways a routing man tries and his own half-width were
+// written into the rules, not `data`). With Zulus from south-west to west, the man runs around
+// them east by default; with `rout_swerves: [0, 30, 60, 90]` (never east) he is surrounded;
+// with `rout_half_width: 2` no way is wide enough for him.
+#[test]
+fn the_ways_a_routing_man_tries_and_his_width_are_the_datas() {
+    let (b, z) = ring(&[150.0, 180.0, 210.0, 240.0, 270.0]);
+    for extra in [
+        "data: { rout_swerves: [0, 30, 60, 90] }\n",
+        "data: { rout_half_width: 2 }\n",
+    ] {
+        let out = game_with(&refs(&b), &refs(&z), &[], extra)
+            .play_ok(1, "_rout(unit(\"pte\"), \"breaks\")\n");
+        let t = after(&out, "_rout(unit(\"pte\"), \"breaks\")");
+        assert!(
+            t.starts_with("pte breaks but is surrounded, with no gap between the enemy to run through: he surrenders to z"),
+            "{extra}{t}"
+        );
+    }
+}
