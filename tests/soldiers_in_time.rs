@@ -1222,3 +1222,32 @@ fn the_ways_a_routing_man_tries_and_his_width_are_the_datas() {
         );
     }
 }
+
+// Guards 6.2 "AC+leader modifier if within command range" and 10.3 "The Flag barer modifies
+// all morale checks ... the same way a leader would affect morale" for house rules (it broke:
+// the hook `leader_modifier` was not told which leader, nor that a flag bearer was the source).
+// A house rule adds the leader's experience less 7, or 2 for a flag: pte_1, beside the sergeant
+// (8), checks on 6 + 1; pte_2, beside only the flag, on 6 + 2.
+#[test]
+fn a_house_rule_knows_which_leader_or_flag_modifies_a_check() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ""),
+        brit("pte_1", "rifleman", 12.0, 4.0, ""),
+        brit("flag", "flag_bearer", 30.0, 4.0, ""),
+        brit("pte_2", "rifleman", 32.0, 4.0, ""),
+    ];
+    let z = one_zulu();
+    let g = game(&refs(&b), &refs(&z), &["7S", "8S"]);
+    g.write(
+        "leaders.rhai",
+        "fn leader_modifier(value, info) { if info.flag { value + 2 } else { value + info.leader.stat(\"experience\") - 7 } }\n",
+    );
+    let out = g.play_ok(
+        1,
+        ":with leaders.rhai\n_morale_card(unit(\"pte_1\"))\n_morale_card(unit(\"pte_2\"))\n",
+    );
+    out.stdout_has(&[
+        "  pte_1 morale check: card 7♠ against 7: passes (7 is at or under 7)\n",
+        "  pte_2 morale check: card 8♠ against 8: passes (8 is at or under 8)\n",
+    ]);
+}
