@@ -837,3 +837,53 @@ fn whether_hit_points_add_up_is_the_datas() {
         "  14 damage against armour 4: 10 in one blow, at or over its 10 hit points: gun is wrecked\n  gun is tagged `wrecked`\n",
     );
 }
+
+// Guards the default for a tie as a data value a house rule may change (it broke: `data.melee.tie`
+// was never read, and a tie always did nothing): 14 against 14 is a tie. `none` (the default,
+// see `a_tie_hurts_no_one`): both stand; `both_give_ground`: each goes back 1" from the other;
+// `replay`: both roll again, and the rifleman's 7 against the Zulu's 3 wins; any other word is
+// refused.
+#[test]
+fn a_tie_does_what_the_data_says() {
+    let with_tie = |tie: &str| {
+        game_with(
+            &refs(&[pte("")]),
+            &refs(&[warrior("")]),
+            &["5H"],
+            &format!("data: {{ melee: {{ tie: {tie} }} }}\n"),
+        )
+    };
+    let out = with_tie("none").play_ok(
+        1,
+        "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n6\n5\n",
+    );
+    assert!(
+        after(&out, "fight pte warrior")
+            .ends_with("  pte 14 against warrior 14: a tie, neither is hurt and both stand\n"),
+        "{}",
+        transcript(&out)
+    );
+    let out = with_tie("both_give_ground").play_ok(
+        1,
+        "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n6\n5\n",
+    );
+    printed(
+        &out,
+        "fight pte warrior",
+        "  pte 14 against warrior 14: a tie, neither is hurt and both give ground\n  pte gives ground 1\"\n  pte moves 1\" from (10, 10) to (10, 9)\n  warrior gives ground 1\"\n  warrior moves 1\" from (10, 11) to (10, 12)\n",
+    );
+    let out = with_tie("replay").play_ok(
+        1,
+        "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n6\n5\n7\n3\n",
+    );
+    printed(
+        &out,
+        "fight pte warrior",
+        "  pte 14 against warrior 14: a tie, and both roll again\n  pte's melee roll: 1d10 [7] = 7\n  warrior's melee roll: 1d10 [3] = 3\n  pte 15 against warrior 12: pte wins by 3\n",
+    );
+    with_tie("draw").play_refused(
+        1,
+        "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n",
+        &["the data's `melee.tie` is `draw`: it may be none, both_give_ground or replay"],
+    );
+}
