@@ -346,14 +346,16 @@ fn a_routing_figure_will_not_melee() {
 }
 
 // Guards 10.3 "He doesn't fight": a flag bearer starts no melee (attacked, he defends at weapon
-// value 0: see the base-number test).
+// value 0: see the base-number test). Refused in the words of the one rule that decides who
+// may start a melee (it broke: `fight` had its own check and wording, and the special figures'
+// rule another).
 #[test]
 fn a_flag_bearer_starts_no_melee() {
     let b = [brit("flag", "flag_bearer", 10.0, 10.0, "")];
     game(&refs(&b), &refs(&[warrior("")]), &["5H"]).play_refused(
         1,
         "set_phase(\"melee\")\nfight flag warrior\n",
-        &["flag bears the flag: he doesn't fight, so he cannot start a melee"],
+        &["flag carries the flag: he doesn't fight"],
     );
 }
 
