@@ -670,7 +670,7 @@ fn the_odds_of_a_charge_into_melee_are_2_better_for_the_charger() {
     assert_eq!(chance(&odds, "pte removed"), "9/25");
 }
 
-// Guards "Horse Panic" (default): "a horse whose rider is killed bolts off the table".
+// Guards "Horse Panic" (a heading; default): a horse whose rider is killed bolts off the table.
 #[test]
 fn a_horse_whose_rider_is_killed_bolts_off_the_table() {
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
