@@ -385,14 +385,9 @@ fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
         brit("pte_2", "rifleman", 14.0, 4.0, ""),
     ];
     let z = one_zulu();
-    // capt's death: pte_1 (within 1") checks morale on 5, pte_1 and pte_2 (his men) on 6 and 2,
-    // both see him fall on 3 and 4; then the retreat: pte_1 K (captured), pte_2 6 (leaves).
-    let out = game(
-        &refs(&b),
-        &refs(&z),
-        &["5S", "6S", "2S", "3S", "4S", "KS", "6H"],
-    )
-    .play_ok(
+    // capt's death: pte_1 (within 1", his man, in sight) checks morale once, on 5, pte_2 (his
+    // man, in sight) once, on 6; then the retreat: pte_1 K (captured), pte_2 6 (leaves).
+    let out = game(&refs(&b), &refs(&z), &["5S", "6S", "KS", "6H"]).play_ok(
         1,
         "_kill(unit(\"capt\"), (), \"killed by a test\")\nprint(victory())\n",
     );
@@ -1361,4 +1356,81 @@ fn refusals_and_checks_speak_the_players_words() {
         "{}",
         transcript(&out)
     );
+}
+
+// Guards 8's "When to check morale" read as one check for one death (it broke: a man beside
+// the lord, in his command range and in sight of him, checked three times when he fell, so a
+// pass on the first card could still rout him on the second). pte_1 checks once, on the 5, for
+// the worst of his causes, the lord killed in sight, the others named with it; the 9 is then
+// his Victory!! flip.
+#[test]
+fn one_death_costs_each_man_one_morale_check_at_most() {
+    let b = vec![
+        brit("capt", "lord", 10.0, 4.0, ""),
+        brit("pte_1", "rifleman", 11.5, 4.0, ""),
+    ];
+    let z = one_zulu();
+    let out = game(&refs(&b), &refs(&z), &["5S", "9S", "9H"])
+        .play_ok(1, "_kill(unit(\"capt\"), (), \"killed by a test\")\n");
+    let t = after(&out, "_kill(unit(\"capt\"), (), \"killed by a test\")");
+    assert!(
+        t.contains("pte_1 checks morale: the lord capt is killed in sight (one check for his death, though also his leader capt is killed and capt is killed within 1\")\n  drew 5♠ from the cards deck\n  discarded 5♠ to the cards deck\n  pte_1 morale check: card 5♠ against 6: passes (5 is at or under 6)\n"),
+        "{t}"
+    );
+    assert_eq!(t.matches("pte_1 checks morale").count(), 1, "{t}");
+    assert!(
+        t.contains("pte_1 check to leave the field in good order: card 9♠"),
+        "{t}"
+    );
+}
+
+// Guards the defaults of 8 "If surrounded and with no gap between enemy figures" as numbers a
+// house rule may change (it broke: the ways a routing man tries and his own half-width were
+// written into the rules, not `data`). With Zulus from south-west to west, the man runs around
+// them east by default; with `rout_swerves: [0, 30, 60, 90]` (never east) he is surrounded;
+// with `rout_half_width: 2` no way is wide enough for him.
+#[test]
+fn the_ways_a_routing_man_tries_and_his_width_are_the_datas() {
+    let (b, z) = ring(&[150.0, 180.0, 210.0, 240.0, 270.0]);
+    for extra in [
+        "data: { rout_swerves: [0, 30, 60, 90] }\n",
+        "data: { rout_half_width: 2 }\n",
+    ] {
+        let out = game_with(&refs(&b), &refs(&z), &[], extra)
+            .play_ok(1, "_rout(unit(\"pte\"), \"breaks\")\n");
+        let t = after(&out, "_rout(unit(\"pte\"), \"breaks\")");
+        assert!(
+            t.starts_with("pte breaks but is surrounded, with no gap between the enemy to run through: he surrenders to z"),
+            "{extra}{t}"
+        );
+    }
+}
+
+// Guards 6.2 "AC+leader modifier if within command range" and 10.3 "The Flag barer modifies
+// all morale checks ... the same way a leader would affect morale" for house rules (it broke:
+// the hook `leader_modifier` was not told which leader, nor that a flag bearer was the source).
+// A house rule adds the leader's experience less 7, or 2 for a flag: pte_1, beside the sergeant
+// (8), checks on 6 + 1; pte_2, beside only the flag, on 6 + 2.
+#[test]
+fn a_house_rule_knows_which_leader_or_flag_modifies_a_check() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ""),
+        brit("pte_1", "rifleman", 12.0, 4.0, ""),
+        brit("flag", "flag_bearer", 30.0, 4.0, ""),
+        brit("pte_2", "rifleman", 32.0, 4.0, ""),
+    ];
+    let z = one_zulu();
+    let g = game(&refs(&b), &refs(&z), &["7S", "8S"]);
+    g.write(
+        "leaders.rhai",
+        "fn leader_modifier(value, info) { if info.flag { value + 2 } else { value + info.leader.stat(\"experience\") - 7 } }\n",
+    );
+    let out = g.play_ok(
+        1,
+        ":with leaders.rhai\n_morale_card(unit(\"pte_1\"))\n_morale_card(unit(\"pte_2\"))\n",
+    );
+    out.stdout_has(&[
+        "  pte_1 morale check: card 7♠ against 7: passes (7 is at or under 7)\n",
+        "  pte_2 morale check: card 8♠ against 8: passes (8 is at or under 8)\n",
+    ]);
 }
