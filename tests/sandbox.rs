@@ -122,8 +122,9 @@ fn endless_loop_is_stopped() {
 
 // Guards the sandbox against a loop of cheap-looking host calls (each one a single
 // operation, so the operation limit alone would take far too long). Which limit stops it
-// depends on the build's speed: the time budget in a debug build; in a release build the loop
-// logs a million rolls within the budget and the log limit fires first. Either will do: the
+// depends on the build's speed: the time budget in a debug build (or its wall-clock backstop on
+// a loaded machine); in a release build the loop logs a million rolls within the budget and
+// the log limit fires first. Any will do: the
 // loop is stopped by a limit, with a diagnostic that says which, and the game is unchanged.
 #[test]
 fn endless_loop_of_rolls_is_stopped_by_a_limit() {
@@ -133,6 +134,8 @@ fn endless_loop_of_rolls_is_stopped_by_a_limit() {
     );
     let limits = [
         "script ran longer than its time budget of 2s",
+        // A machine so loaded that the wall clock's backstop ends it first.
+        "5 times its time budget of 2s",
         "script ran more than 50000000 operations",
         "the action made more than 1000000 changes and log entries",
         "the action wrote more than 64 MiB to the log",
