@@ -366,6 +366,38 @@ fn a_light_machine_gun_alone_fires_only_three_shots() {
     );
 }
 
+// Guards 6.1 "A Lt machine gun has a 2 man crew. If there is only one figure alone because of
+// casualties, then only 3 shots", read with "Tanks: to be done" (default): a tank's machine gun
+// is served by the crew of two inside it (`crew: 2`), lost only with the tank, so the tank
+// fires all 6 shots and the seventh is refused; wrecked, it fires none. (Broke when a tank
+// counted as a gunner alone, with no man on foot beside it, and fired only 3.)
+#[test]
+fn a_tank_fires_its_machine_gun_with_the_crew_inside_it() {
+    let z = vec![zulu("warrior", "zulu", 12.0, 14.0, "")];
+    let tank = vec![brit("tank", "tank", 12.0, 4.0, "")];
+    let g = game(&refs(&tank), &refs(&z), &pile("5H", 10));
+    let aim = shooting("british", &[("tank", "_may aim")]);
+    let out = g.play_refused(
+        1,
+        &format!(
+            "{aim}:dice manual\n{}shoot tank warrior\n",
+            "shoot tank warrior\n10\n".repeat(6)
+        ),
+        &["tank has fired 6 shots this turn: his lmg fires 6"],
+    );
+    assert_eq!(
+        out.stdout
+            .matches("tank takes an aimed shot at warrior")
+            .count(),
+        6
+    );
+    g.play_refused(
+        1,
+        &format!("{aim}_strike(unit(\"tank\"), 28, (), \"a test\")\nshoot tank warrior\n"),
+        &["tank is wrecked: its weapons are unusable"],
+    );
+}
+
 // Guards 6.3 "Fire Past Friends" (default: a friend's base within 0.5" of the line of fire
 // blocks it): pte_2 straight ahead blocks the shot; pte_3 0.7" to the side does not.
 #[test]
