@@ -398,6 +398,31 @@ fn a_tank_fires_its_machine_gun_with_the_crew_inside_it() {
     );
 }
 
+// Guards 6.2 step 3, "If there is no remainder after subtracting the armor modifier than the
+// target figure only suffers a Morale Check", for a tank (default: its crew checks morale for
+// every hit that leaves it working, its hit points standing for a man's save): a 5 against its
+// armour 8 is a morale check, passed on the 5; a 12 takes 4 hit points and is another, failed
+// on the 9, and the tank routs. (Broke when a tank checked morale for a friend's fall beside it
+// but never for a hit on itself.)
+#[test]
+fn a_tank_struck_checks_morale_for_its_crew() {
+    let z = vec![zulu("warrior", "zulu", 12.0, 20.0, "")];
+    let tank = vec![brit("tank", "tank", 12.0, 8.0, "")];
+    let g = game(&refs(&tank), &refs(&z), &["5H", "9H"]);
+    let out = g.play_ok(
+        1,
+        "_strike(unit(\"tank\"), 5, (), \"a test\")\n_strike(unit(\"tank\"), 12, (), \"a test\")\n",
+    );
+    assert_eq!(
+        told(&out, "_strike(unit(\"tank\"), 5, (), \"a test\")"),
+        "  5 damage against armour 8: tank is not harmed\ntank checks morale: struck by a test\n  drew 5♥ from the cards deck\n  discarded 5♥ to the cards deck\n  tank morale check: card 5♥ against 6: passes (5 is at or under 6)\n=> \"unhurt\"\n"
+    );
+    assert_eq!(
+        told(&out, "_strike(unit(\"tank\"), 12, (), \"a test\")"),
+        "  12 damage against armour 8: 4 more, 4 of its 20 hit points: tank still works\ntank checks morale: struck by a test\n  drew 9♥ from the cards deck\n  discarded 9♥ to the cards deck\n  tank morale check: card 9♥ against 6: fails (9 is over 6)\ntank fails the morale check and routs 4\" toward south\n  tank turns from 0° to 180°\n  tank moves 4\" from (12, 8) to (12, 4)\n  tank is tagged `routed`\n=> \"routed\"\n"
+    );
+}
+
 // Guards 6.3 "Fire Past Friends" (default: a friend's base within 0.5" of the line of fire
 // blocks it): pte_2 straight ahead blocks the shot; pte_3 0.7" to the side does not.
 #[test]
@@ -951,7 +976,7 @@ fn a_soldier_rolls_for_each_mine_square_each_move_enters_or_crosses() {
 }
 
 // Guards 10.3 "I haven't worked out how I will handle tanks and mines yet" (default: a vehicle
-// that sets off a mine takes 2d10 less armour to its hit points).
+// that sets off a mine takes 2d10 less armour to its hit points, and its crew checks morale).
 #[test]
 fn a_vehicle_that_sets_off_a_mine_takes_2d10_to_its_hit_points() {
     let out = minefield(&[brit("tank", "tank", 20.0, 4.0, "")]).play_ok(
@@ -963,7 +988,7 @@ fn a_vehicle_that_sets_off_a_mine_takes_2d10_to_its_hit_points() {
             &out,
             "_mines_on_path(unit(\"tank\"), point(12, 4), point(12, 9))"
         ),
-        "  tank moves through the mine field mines_1: a mine goes off on 3 or under: 1d10 [1] = 1\n  1: a mine explodes under tank\n  the mine under tank: 2d10 [9, 9] = 18\n  18 damage against armour 8: 10 more, 10 of its 20 hit points: tank still works\n=> true\n"
+        "  tank moves through the mine field mines_1: a mine goes off on 3 or under: 1d10 [1] = 1\n  1: a mine explodes under tank\n  the mine under tank: 2d10 [9, 9] = 18\n  18 damage against armour 8: 10 more, 10 of its 20 hit points: tank still works\ntank checks morale: struck by a mine\n  drew 2♥ from the cards deck\n  discarded 2♥ to the cards deck\n  tank morale check: card 2♥ against 6: passes (2 is at or under 6)\n=> true\n"
     );
 }
 
