@@ -609,6 +609,36 @@ fn a_target_in_cover_is_two_harder_to_hit() {
     );
 }
 
+// Guards 6.3 "Moving Targets" and 6.2 step 1 "cover modifiers" as house-ruled numbers: a
+// running target (`data.to_hit.target_ran`) and cover in terrain (`data.to_hit.
+// target_in_cover`) each have their own number, apart from the book's charging target (5.1,
+// `data.charge.target_to_hit`) and hidden troops (11, `data.to_hit.target_hidden`): set to 3
+// and 1, they change those two and leave the book's +4 and +2 alone. (Broke when running
+// borrowed the charging target's number and cover the hidden troops'.)
+#[test]
+fn a_running_target_and_cover_have_numbers_of_their_own() {
+    let (b, z) = rifle_and_zulu(9.0, "");
+    let g = game_with(
+        &refs(&b),
+        &refs(&z),
+        &pile("5H", 10),
+        "terrain:\n  - { kind: woods, name: the kraal wood, circle: { centre: [12, 14], radius: 2 } }\ndata:\n  to_hit: { medium_range: 1, long_range: 3, snap: 2, target_moved: 1, target_ran: 3, target_hidden: 2, target_in_cover: 1, large_target: -1, friend_clearance: 0.5, melee_on_target: 5, cover_terrain: [woods], large_kinds: [horse] }\n",
+    );
+    let aim = shooting("british", &[("pte_1", "_may aim")]);
+    for (tag, told_end) in [
+        ("ran", "  d10 10 +1 medium range +3 running target +1 target in woods = 15 against 6: misses\n"),
+        ("charged", "  d10 10 +1 medium range +4 charging target +1 target in woods = 16 against 6: misses\n"),
+        ("hidden", "  d10 10 +1 medium range +2 hidden target = 13 against 6: misses\n"),
+    ] {
+        let told = shot(
+            &g,
+            &format!("{aim}unit(\"warrior\").tag(\"{tag}\")\n"),
+            "shoot pte_1 warrior\n10\n",
+        );
+        assert!(told.ends_with(told_end), "{tag}: {told}");
+    }
+}
+
 // Guards 11 "Spotting Hidden Enemies" (default): an activation check of a spotter within 12"
 // who can see the place; on a pass the enemy is hidden no more; once a turn.
 #[test]
