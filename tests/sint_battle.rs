@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::sint::{brit, game, zulu};
+use common::sint::{brit, game, game_with, zulu};
 use common::{project_file, sandtable};
 
 /// The scenarios of the ruleset.
@@ -121,6 +121,27 @@ fn a_man_shooting_the_enemy_he_fights_does_not_strike_himself() {
     ]);
 }
 
+// Guards 10.1 "All of the troops come in groups of 5" with the set-out of a random force as data
+// (`data.muster_ranks`, default groups of 5, 1.5" apart, rows 3" deep, 2" in from the edges): a
+// house rule of groups of 3, 2" apart and 3" in musters 7 figures as 3 groups of 3, the first
+// two men at (3, 3) and (5, 3). (Broke when the group size and the spacing were numbers written
+// into the script.)
+#[test]
+fn a_random_force_musters_in_groups_and_ranks_set_in_data() {
+    let yaml = "name: Muster\nruleset: soldiers_in_time\ntable: { width: 36, depth: 24 }\ndata: { muster: 7, muster_ranks: { group: 3, spacing: 2, row_depth: 4, margin: 3 } }\nsides:\n  - { id: british, name: The British, edge: south, units: [] }\n  - { id: zulus, name: The Zulus, edge: north, units: [] }\n";
+    let out = common::game::Game::from_yaml(yaml).play_ok(
+        7,
+        "print(units(\"british\").len())\nprint(units(\"british\")[0].pos)\nprint(units(\"british\")[1].pos)\n",
+    );
+    out.stdout_has(&[
+        "The British muster 9 figures, 3 groups of 3 from the random troop chart:\n",
+        "> print(units(\"british\").len())\n9\n",
+        "> print(units(\"british\")[0].pos)\n(3, 3)\n",
+        "> print(units(\"british\")[1].pos)\n(5, 3)\n",
+    ]);
+    assert_eq!(out.stdout.matches(": 3 of ").count(), 6, "{}", out.stdout);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The policy's choices, played at the prompt with `play_turn` (the deck all 5♥: every check
 // passes for a man of experience 5 or more, and red, the British, goes first)
@@ -172,6 +193,37 @@ fn the_policy_charges_an_enemy_within_reach_when_the_odds_favour_it() {
         "sgt's order: formed charge for 4 figures (sgt, pte_1, pte_2, pte_3)\n",
         "sgt charges warrior (7\")\n",
     ]);
+}
+
+// Guards the policy's judgement of a charge as data (`data.policy.charge_count_within`, 6"):
+// four swordsmen charge a Zulu 7" off when only he stands within 6" of himself, his six mates
+// 8" behind him not counted; a house rule counting the enemy within 10" finds seven Zulus
+// against four men, more than `charge_odds` (1.5) to one, and the unit marches forward
+// instead. (Broke when the 6" was a number written into the policy.)
+#[test]
+fn the_policy_counts_the_enemy_about_a_charge_within_a_distance_set_in_data() {
+    let b = [
+        brit(
+            "sgt",
+            "sergeant",
+            12.0,
+            4.0,
+            ", stats: { weapon: \"\" }, groups: { unit: first }",
+        ),
+        brit("pte_1", "swordsman", 10.5, 5.5, ", groups: { unit: first }"),
+        brit("pte_2", "swordsman", 12.0, 5.5, ", groups: { unit: first }"),
+        brit("pte_3", "swordsman", 13.5, 5.5, ", groups: { unit: first }"),
+    ];
+    let mut z = vec![zulu("warrior", "zulu", 12.0, 12.0, "")];
+    for i in 0..6 {
+        z.push(zulu(&format!("mate_{i}"), "zulu", 7.0 + 2.0 * i as f64, 20.0, ""));
+    }
+    let b: Vec<&str> = b.iter().map(String::as_str).collect();
+    let z: Vec<&str> = z.iter().map(String::as_str).collect();
+    let play = |extra: &str| game_with(&b, &z, &["5H"; 20], extra).play_ok(1, ORDERS_THEN_MOVE);
+    play("").stdout_has(&["sgt's order: formed charge for 4 figures (sgt, pte_1, pte_2, pte_3)\n"]);
+    let wider = "data:\n  policy: { fair_shot: 3, retire_losses: 0.6, shooter_reach: 9, shooters_charge_within: 3, charge_edge: 0, charge_odds: 1.5, charge_count_within: 10, leader_worth: 1, routed_worth: 0.5, grenade_knot: 2, grenade_margin: 1, close_inside: 0.5, bomber_inside: 1.5, flag_behind: 1.6 }\n";
+    play(wider).stdout_has(&["sgt's order: forward march for 4 figures (sgt, pte_1, pte_2, pte_3)\n"]);
 }
 
 // Guards the policy's retreat (Victory!!: "whichever side retires beyond effective missile
