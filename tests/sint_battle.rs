@@ -216,14 +216,21 @@ fn the_policy_counts_the_enemy_about_a_charge_within_a_distance_set_in_data() {
     ];
     let mut z = vec![zulu("warrior", "zulu", 12.0, 12.0, "")];
     for i in 0..6 {
-        z.push(zulu(&format!("mate_{i}"), "zulu", 7.0 + 2.0 * i as f64, 20.0, ""));
+        z.push(zulu(
+            &format!("mate_{i}"),
+            "zulu",
+            7.0 + 2.0 * i as f64,
+            20.0,
+            "",
+        ));
     }
     let b: Vec<&str> = b.iter().map(String::as_str).collect();
     let z: Vec<&str> = z.iter().map(String::as_str).collect();
     let play = |extra: &str| game_with(&b, &z, &["5H"; 20], extra).play_ok(1, ORDERS_THEN_MOVE);
     play("").stdout_has(&["sgt's order: formed charge for 4 figures (sgt, pte_1, pte_2, pte_3)\n"]);
-    let wider = "data:\n  policy: { fair_shot: 3, retire_losses: 0.6, shooter_reach: 9, shooters_charge_within: 3, charge_edge: 0, charge_odds: 1.5, charge_count_within: 10, leader_worth: 1, routed_worth: 0.5, grenade_knot: 2, grenade_margin: 1, close_inside: 0.5, bomber_inside: 1.5, flag_behind: 1.6 }\n";
-    play(wider).stdout_has(&["sgt's order: forward march for 4 figures (sgt, pte_1, pte_2, pte_3)\n"]);
+    let wider = "data: { policy: { charge_count_within: 10 } }\n";
+    play(wider)
+        .stdout_has(&["sgt's order: forward march for 4 figures (sgt, pte_1, pte_2, pte_3)\n"]);
 }
 
 // Guards the policy's retreat (Victory!!: "whichever side retires beyond effective missile

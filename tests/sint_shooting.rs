@@ -622,13 +622,22 @@ fn a_running_target_and_cover_have_numbers_of_their_own() {
         &refs(&b),
         &refs(&z),
         &pile("5H", 10),
-        "terrain:\n  - { kind: woods, name: the kraal wood, circle: { centre: [12, 14], radius: 2 } }\ndata:\n  to_hit: { medium_range: 1, long_range: 3, snap: 2, target_moved: 1, target_ran: 3, target_hidden: 2, target_in_cover: 1, large_target: -1, friend_clearance: 0.5, melee_on_target: 5, cover_terrain: [woods], large_kinds: [horse] }\n",
+        "terrain:\n  - { kind: woods, name: the kraal wood, circle: { centre: [12, 14], radius: 2 } }\ndata: { to_hit: { target_ran: 3, target_in_cover: 1 } }\n",
     );
     let aim = shooting("british", &[("pte_1", "_may aim")]);
     for (tag, told_end) in [
-        ("ran", "  d10 10 +1 medium range +3 running target +1 target in woods = 15 against 6: misses\n"),
-        ("charged", "  d10 10 +1 medium range +4 charging target +1 target in woods = 16 against 6: misses\n"),
-        ("hidden", "  d10 10 +1 medium range +2 hidden target = 13 against 6: misses\n"),
+        (
+            "ran",
+            "  d10 10 +1 medium range +3 running target +1 target in woods = 15 against 6: misses\n",
+        ),
+        (
+            "charged",
+            "  d10 10 +1 medium range +4 charging target +1 target in woods = 16 against 6: misses\n",
+        ),
+        (
+            "hidden",
+            "  d10 10 +1 medium range +2 hidden target = 13 against 6: misses\n",
+        ),
     ] {
         let told = shot(
             &g,
