@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::sint::{brit, game, zulu};
+use common::sint::{brit, game, game_with, zulu};
 use common::{project_file, sandtable};
 
 /// The scenarios of the ruleset.
@@ -121,6 +121,27 @@ fn a_man_shooting_the_enemy_he_fights_does_not_strike_himself() {
     ]);
 }
 
+// Guards 10.1 "All of the troops come in groups of 5" with the set-out of a random force as data
+// (`data.muster_ranks`, default groups of 5, 1.5" apart, rows 3" deep, 2" in from the edges): a
+// house rule of groups of 3, 2" apart and 3" in musters 7 figures as 3 groups of 3, the first
+// two men at (3, 3) and (5, 3). (Broke when the group size and the spacing were numbers written
+// into the script.)
+#[test]
+fn a_random_force_musters_in_groups_and_ranks_set_in_data() {
+    let yaml = "name: Muster\nruleset: soldiers_in_time\ntable: { width: 36, depth: 24 }\ndata: { muster: 7, muster_ranks: { group: 3, spacing: 2, row_depth: 4, margin: 3 } }\nsides:\n  - { id: british, name: The British, edge: south, units: [] }\n  - { id: zulus, name: The Zulus, edge: north, units: [] }\n";
+    let out = common::game::Game::from_yaml(yaml).play_ok(
+        7,
+        "print(units(\"british\").len())\nprint(units(\"british\")[0].pos)\nprint(units(\"british\")[1].pos)\n",
+    );
+    out.stdout_has(&[
+        "The British muster 9 figures, 3 groups of 3 from the random troop chart:\n",
+        "> print(units(\"british\").len())\n9\n",
+        "> print(units(\"british\")[0].pos)\n(3, 3)\n",
+        "> print(units(\"british\")[1].pos)\n(5, 3)\n",
+    ]);
+    assert_eq!(out.stdout.matches(": 3 of ").count(), 6, "{}", out.stdout);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The policy's choices, played at the prompt with `play_turn` (the deck all 5♥: every check
 // passes for a man of experience 5 or more, and red, the British, goes first)
@@ -172,6 +193,44 @@ fn the_policy_charges_an_enemy_within_reach_when_the_odds_favour_it() {
         "sgt's order: formed charge for 4 figures (sgt, pte_1, pte_2, pte_3)\n",
         "sgt charges warrior (7\")\n",
     ]);
+}
+
+// Guards the policy's judgement of a charge as data (`data.policy.charge_count_within`, 6"):
+// four swordsmen charge a Zulu 7" off when only he stands within 6" of himself, his six mates
+// 8" behind him not counted; a house rule counting the enemy within 10" finds seven Zulus
+// against four men, more than `charge_odds` (1.5) to one, and the unit marches forward
+// instead. (Broke when the 6" was a number written into the policy.)
+#[test]
+fn the_policy_counts_the_enemy_about_a_charge_within_a_distance_set_in_data() {
+    let b = [
+        brit(
+            "sgt",
+            "sergeant",
+            12.0,
+            4.0,
+            ", stats: { weapon: \"\" }, groups: { unit: first }",
+        ),
+        brit("pte_1", "swordsman", 10.5, 5.5, ", groups: { unit: first }"),
+        brit("pte_2", "swordsman", 12.0, 5.5, ", groups: { unit: first }"),
+        brit("pte_3", "swordsman", 13.5, 5.5, ", groups: { unit: first }"),
+    ];
+    let mut z = vec![zulu("warrior", "zulu", 12.0, 12.0, "")];
+    for i in 0..6 {
+        z.push(zulu(
+            &format!("mate_{i}"),
+            "zulu",
+            7.0 + 2.0 * i as f64,
+            20.0,
+            "",
+        ));
+    }
+    let b: Vec<&str> = b.iter().map(String::as_str).collect();
+    let z: Vec<&str> = z.iter().map(String::as_str).collect();
+    let play = |extra: &str| game_with(&b, &z, &["5H"; 20], extra).play_ok(1, ORDERS_THEN_MOVE);
+    play("").stdout_has(&["sgt's order: formed charge for 4 figures (sgt, pte_1, pte_2, pte_3)\n"]);
+    let wider = "data: { policy: { charge_count_within: 10 } }\n";
+    play(wider)
+        .stdout_has(&["sgt's order: forward march for 4 figures (sgt, pte_1, pte_2, pte_3)\n"]);
 }
 
 // Guards the policy's retreat (Victory!!: "whichever side retires beyond effective missile
@@ -233,4 +292,74 @@ fn the_policy_makes_for_cover_on_its_way() {
     out.stdout_has(&[
         "  pte_1 goes 4.8\" that cost 5.68\" of his move (the copse at half speed)\n  pte_1 moves 4.8\" from (12, 4) to (14.4, 8.16)\n",
     ]);
+}
+
+/// The melee phase of turn 1 with the British to play, and the policy's part in it.
+const MELEE_THEN_PLAY: &str = "set_phase(\"melee\")\nset_turn(1, \"british\")\nplay_turn british\n";
+
+// Guards the policy's use of `fight_horse` (7.2 Attacking Horses, default): a swordsman on foot
+// touching a knight (armour 4 on an unbarded horse, armour 0) strikes at the horse, since a blow
+// that would glance off the rider's armour kills or panics the horse; against a cavalryman
+// (armour 1, no harder than his horse by `data.policy.horse_armour_gap`, 2) he strikes the man.
+#[test]
+fn the_policy_strikes_at_the_horse_of_an_armoured_rider() {
+    let b = [brit("pte", "swordsman", 12.0, 4.0, "")];
+    for (troop, y, whom) in [
+        ("knight", 5.75, "rider's horse"),
+        ("cavalryman", 5.55, "rider"),
+    ] {
+        let z = [zulu("rider", troop, 12.0, y, "")];
+        let out = game(&[b[0].as_str()], &[z[0].as_str()], &["5H"; 20]).play_ok(1, MELEE_THEN_PLAY);
+        out.stdout_has(&[&format!("pte fights {whom}: no action check in melee\n")]);
+    }
+}
+
+// Guards the policy's use of `flee` (8: "Leaders may choose to route if the situation suits the
+// action"): a sergeant alone with three Zulus touching him (`data.policy.flee_outnumbered`)
+// chooses to rout rather than fight; with a man of his beside him in the fight, he fights.
+#[test]
+fn the_policy_has_a_leader_alone_in_a_hopeless_fight_flee() {
+    let z = [
+        zulu("z_1", "zulu", 12.0, 9.05, ""),
+        zulu("z_2", "zulu", 10.95, 8.0, ""),
+        zulu("z_3", "zulu", 13.05, 8.0, ""),
+    ];
+    let z: Vec<&str> = z.iter().map(String::as_str).collect();
+    let sgt = brit("sgt", "sergeant", 12.0, 8.0, "");
+    let out = game(&[sgt.as_str()], &z, &["5H"; 20]).play_ok(1, MELEE_THEN_PLAY);
+    out.stdout_has(&["sgt chooses to rout and routs 4\" toward south\n"]);
+    out.stdout_lacks("sgt fights");
+    let pte = brit("pte", "swordsman", 14.1, 8.0, "");
+    let out = game(&[sgt.as_str(), pte.as_str()], &z, &["5H"; 20]).play_ok(1, MELEE_THEN_PLAY);
+    out.stdout_lacks("chooses to rout");
+    out.stdout_has(&["sgt fights z_1: no action check in melee\n"]);
+}
+
+// Guards the policy's use of `follow_him_away` (5.2 Follow Him, "unless they are moving away
+// from known or suspected enemy positions"): a sergeant and two riflemen with six Zulus within
+// 6" (`data.policy.withdraw_odds`, two to one) and no charge that pays take the unit away from
+// the lost fight, checked on the sergeant's experience: he walks straight away from the
+// nearest Zulu and his men go as he went; with five Zulus they stand and volley.
+#[test]
+fn the_policy_leads_a_unit_away_from_a_lost_fight() {
+    let b = [
+        brit("sgt", "sergeant", 12.0, 8.0, ", groups: { unit: first }"),
+        brit("pte_1", "rifleman", 10.5, 9.5, ", groups: { unit: first }"),
+        brit("pte_2", "rifleman", 13.5, 9.5, ", groups: { unit: first }"),
+    ];
+    let b: Vec<&str> = b.iter().map(String::as_str).collect();
+    let z: Vec<String> = (0..6)
+        .map(|i| zulu(&format!("z_{i}"), "zulu", 7.0 + 2.0 * i as f64, 13.0, ""))
+        .collect();
+    let z: Vec<&str> = z.iter().map(String::as_str).collect();
+    let out = game(&b, &z, &["5H"; 20]).play_ok(1, ORDERS_THEN_MOVE);
+    out.stdout_has(&[
+        "sgt's order: follow him away for 3 figures (sgt, pte_1, pte_2)\n",
+        "  sgt activation check: card 5♥ against 8: passes (5 is at or under 8)\n",
+        "  sgt moves 6\" from (12, 8) to (13.18, 2.12)\n",
+        "  pte_1 moves 6\" from (10.5, 9.5) to (11.68, 3.62)\n",
+    ]);
+    let out = game(&b, &z[..5], &["5H"; 20]).play_ok(1, ORDERS_THEN_MOVE);
+    out.stdout_lacks("follow him away");
+    out.stdout_has(&["sgt's order: volley fire for 3 figures (sgt, pte_1, pte_2)\n"]);
 }

@@ -366,6 +366,63 @@ fn a_light_machine_gun_alone_fires_only_three_shots() {
     );
 }
 
+// Guards 6.1 "A Lt machine gun has a 2 man crew. If there is only one figure alone because of
+// casualties, then only 3 shots", read with "Tanks: to be done" (default): a tank's machine gun
+// is served by the crew of two inside it (`crew: 2`), lost only with the tank, so the tank
+// fires all 6 shots and the seventh is refused; wrecked, it fires none. (Broke when a tank
+// counted as a gunner alone, with no man on foot beside it, and fired only 3.)
+#[test]
+fn a_tank_fires_its_machine_gun_with_the_crew_inside_it() {
+    let z = vec![zulu("warrior", "zulu", 12.0, 14.0, "")];
+    let tank = vec![brit("tank", "tank", 12.0, 4.0, "")];
+    let g = game(&refs(&tank), &refs(&z), &pile("5H", 10));
+    let aim = shooting("british", &[("tank", "_may aim")]);
+    let out = g.play_refused(
+        1,
+        &format!(
+            "{aim}:dice manual\n{}shoot tank warrior\n",
+            "shoot tank warrior\n10\n".repeat(6)
+        ),
+        &["tank has fired 6 shots this turn: his lmg fires 6"],
+    );
+    assert_eq!(
+        out.stdout
+            .matches("tank takes an aimed shot at warrior")
+            .count(),
+        6
+    );
+    g.play_refused(
+        1,
+        &format!("{aim}_strike(unit(\"tank\"), 28, (), \"a test\")\nshoot tank warrior\n"),
+        &["tank is wrecked: its weapons are unusable"],
+    );
+}
+
+// Guards 6.2 step 3, "If there is no remainder after subtracting the armor modifier than the
+// target figure only suffers a Morale Check", for a tank (default: its crew checks morale for
+// every hit that leaves it working, its hit points standing for a man's save): a 5 against its
+// armour 8 is a morale check, passed on the 5; a 12 takes 4 hit points and is another, failed
+// on the 9, and the tank routs. (Broke when a tank checked morale for a friend's fall beside it
+// but never for a hit on itself.)
+#[test]
+fn a_tank_struck_checks_morale_for_its_crew() {
+    let z = vec![zulu("warrior", "zulu", 12.0, 20.0, "")];
+    let tank = vec![brit("tank", "tank", 12.0, 8.0, "")];
+    let g = game(&refs(&tank), &refs(&z), &["5H", "9H"]);
+    let out = g.play_ok(
+        1,
+        "_strike(unit(\"tank\"), 5, (), \"a test\")\n_strike(unit(\"tank\"), 12, (), \"a test\")\n",
+    );
+    assert_eq!(
+        told(&out, "_strike(unit(\"tank\"), 5, (), \"a test\")"),
+        "  5 damage against armour 8: tank is not harmed\ntank checks morale: struck by a test\n  drew 5♥ from the cards deck\n  discarded 5♥ to the cards deck\n  tank morale check: card 5♥ against 6: passes (5 is at or under 6)\n=> \"unhurt\"\n"
+    );
+    assert_eq!(
+        told(&out, "_strike(unit(\"tank\"), 12, (), \"a test\")"),
+        "  12 damage against armour 8: 4 more, 4 of its 20 hit points: tank still works\ntank checks morale: struck by a test\n  drew 9♥ from the cards deck\n  discarded 9♥ to the cards deck\n  tank morale check: card 9♥ against 6: fails (9 is over 6)\ntank fails the morale check and routs 4\" toward south\n  tank turns from 0° to 180°\n  tank moves 4\" from (12, 8) to (12, 4)\n  tank is tagged `routed`\n=> \"routed\"\n"
+    );
+}
+
 // Guards 6.3 "Fire Past Friends" (default: a friend's base within 0.5" of the line of fire
 // blocks it): pte_2 straight ahead blocks the shot; pte_3 0.7" to the side does not.
 #[test]
@@ -550,6 +607,45 @@ fn a_target_in_cover_is_two_harder_to_hit() {
         told.ends_with("  d10 4 +1 medium range +2 target in woods = 7 against 6: misses\n"),
         "{told}"
     );
+}
+
+// Guards 6.3 "Moving Targets" and 6.2 step 1 "cover modifiers" as house-ruled numbers: a
+// running target (`data.to_hit.target_ran`) and cover in terrain (`data.to_hit.
+// target_in_cover`) each have their own number, apart from the book's charging target (5.1,
+// `data.charge.target_to_hit`) and hidden troops (11, `data.to_hit.target_hidden`): set to 3
+// and 1, they change those two and leave the book's +4 and +2 alone. (Broke when running
+// borrowed the charging target's number and cover the hidden troops'.)
+#[test]
+fn a_running_target_and_cover_have_numbers_of_their_own() {
+    let (b, z) = rifle_and_zulu(9.0, "");
+    let g = game_with(
+        &refs(&b),
+        &refs(&z),
+        &pile("5H", 10),
+        "terrain:\n  - { kind: woods, name: the kraal wood, circle: { centre: [12, 14], radius: 2 } }\ndata: { to_hit: { target_ran: 3, target_in_cover: 1 } }\n",
+    );
+    let aim = shooting("british", &[("pte_1", "_may aim")]);
+    for (tag, told_end) in [
+        (
+            "ran",
+            "  d10 10 +1 medium range +3 running target +1 target in woods = 15 against 6: misses\n",
+        ),
+        (
+            "charged",
+            "  d10 10 +1 medium range +4 charging target +1 target in woods = 16 against 6: misses\n",
+        ),
+        (
+            "hidden",
+            "  d10 10 +1 medium range +2 hidden target = 13 against 6: misses\n",
+        ),
+    ] {
+        let told = shot(
+            &g,
+            &format!("{aim}unit(\"warrior\").tag(\"{tag}\")\n"),
+            "shoot pte_1 warrior\n10\n",
+        );
+        assert!(told.ends_with(told_end), "{tag}: {told}");
+    }
 }
 
 // Guards 11 "Spotting Hidden Enemies" (default): an activation check of a spotter within 12"
@@ -919,7 +1015,7 @@ fn a_soldier_rolls_for_each_mine_square_each_move_enters_or_crosses() {
 }
 
 // Guards 10.3 "I haven't worked out how I will handle tanks and mines yet" (default: a vehicle
-// that sets off a mine takes 2d10 less armour to its hit points).
+// that sets off a mine takes 2d10 less armour to its hit points, and its crew checks morale).
 #[test]
 fn a_vehicle_that_sets_off_a_mine_takes_2d10_to_its_hit_points() {
     let out = minefield(&[brit("tank", "tank", 20.0, 4.0, "")]).play_ok(
@@ -931,7 +1027,7 @@ fn a_vehicle_that_sets_off_a_mine_takes_2d10_to_its_hit_points() {
             &out,
             "_mines_on_path(unit(\"tank\"), point(12, 4), point(12, 9))"
         ),
-        "  tank moves through the mine field mines_1: a mine goes off on 3 or under: 1d10 [1] = 1\n  1: a mine explodes under tank\n  the mine under tank: 2d10 [9, 9] = 18\n  18 damage against armour 8: 10 more, 10 of its 20 hit points: tank still works\n=> true\n"
+        "  tank moves through the mine field mines_1: a mine goes off on 3 or under: 1d10 [1] = 1\n  1: a mine explodes under tank\n  the mine under tank: 2d10 [9, 9] = 18\n  18 damage against armour 8: 10 more, 10 of its 20 hit points: tank still works\ntank checks morale: struck by a mine\n  drew 2♥ from the cards deck\n  discarded 2♥ to the cards deck\n  tank morale check: card 2♥ against 6: passes (2 is at or under 6)\n=> true\n"
     );
 }
 
