@@ -61,7 +61,7 @@ fn both_roll_a_d10_on_the_base_number_and_the_higher_wins_by_the_difference() {
     printed(
         &out,
         "fight pte warrior",
-        "pte fights warrior: no action check in melee\n  pte: base 8 (bayonet: weapon value 2, skill 6) = 8\n  pte's melee roll: 1d10 [7] = 7\n  warrior: base 8 (spear: weapon value 2, skill 6), +1 parry (shield) = 9\n  warrior's melee roll: 1d10 [3] = 3\n  pte 15 against warrior 12: pte wins by 3\n  3 damage against armour 1: a wound of 2\n  warrior must save on 4 or under (experience 6 less 2)\n  drew 5♥ from the cards deck\n  discarded 5♥ to the cards deck\n  warrior save check: card 5♥ against 4: fails (5 is over 4)\n  warrior is removed: killed by pte's bayonet\n",
+        "pte fights warrior: no action check in melee\n  pte: base 8 (bayonet: weapon value 2, skill 6) = 8\n  pte's melee roll: 1d10 [7] = 7\n  warrior: base 8 (spear: weapon value 2, skill 6), +1 parry (shield) = 9\n  warrior's melee roll: 1d10 [3] = 3\n  pte 15 against warrior 12: pte wins by 3\n  3 damage against armour 1: a wound of 2\n  warrior must save on 4 or under (experience 6 less 2)\n  flipped 5♥ from the cards deck\n  warrior save check: card 5♥ against 4: fails (5 is over 4)\n  warrior is removed: killed by pte's bayonet\n",
     );
 }
 
@@ -128,7 +128,7 @@ fn no_damage_past_armour_is_a_morale_check_and_the_loser_gives_ground_1_inch() {
     printed(
         &out,
         "fight pte warrior",
-        "  pte 14 against warrior 13: pte wins by 1\n  1 damage against armour 1: no wound, but warrior must check morale\nwarrior checks morale: struck by pte's bayonet\n  drew 5♥ from the cards deck\n  discarded 5♥ to the cards deck\n  warrior morale check: card 5♥ against 6: passes (5 is at or under 6)\n  warrior gives ground 1\"\n  warrior moves 1\" from (10, 11) to (10, 12)\n",
+        "  pte 14 against warrior 13: pte wins by 1\n  1 damage against armour 1: no wound, but warrior must check morale\nwarrior checks morale: struck by pte's bayonet\n  flipped 5♥ from the cards deck\n  warrior morale check: card 5♥ against 6: passes (5 is at or under 6)\n  warrior gives ground 1\"\n  warrior moves 1\" from (10, 11) to (10, 12)\n",
     );
 }
 
@@ -162,7 +162,7 @@ fn a_passed_save_sends_the_loser_back_1_inch() {
     printed(
         &out,
         "fight pte warrior",
-        "  pte 9 against warrior 11: warrior wins by 2\n  2 damage against armour 0: a wound of 2\n  pte must save on 4 or under (experience 6 less 2)\n  drew 3♦ from the cards deck\n  discarded 3♦ to the cards deck\n  pte save check: card 3♦ against 4: passes (3 is at or under 4)\n  pte is saved\n  pte gives ground 1\"\n  pte moves 1\" from (10, 10) to (10, 9)\n",
+        "  pte 9 against warrior 11: warrior wins by 2\n  2 damage against armour 0: a wound of 2\n  pte must save on 4 or under (experience 6 less 2)\n  flipped 3♦ from the cards deck\n  pte save check: card 3♦ against 4: passes (3 is at or under 4)\n  pte is saved\n  pte gives ground 1\"\n  pte moves 1\" from (10, 10) to (10, 9)\n",
     );
 }
 
@@ -227,7 +227,7 @@ fn a_routing_loser_sets_off_morale_checks_within_1_inch() {
     printed(
         &out,
         "fight pte warrior",
-        "  warrior is tagged `routed`\nfriend checks morale: warrior routed within 1\"\n  drew 2♣ from the cards deck\n  discarded 2♣ to the cards deck\n  friend morale check: card 2♣ against 6: passes (2 is at or under 6)\n",
+        "  warrior is tagged `routed`\nfriend checks morale: warrior routed within 1\"\n  flipped 2♣ from the cards deck\n  friend morale check: card 2♣ against 6: passes (2 is at or under 6)\n",
     );
 }
 
@@ -376,7 +376,7 @@ fn melee_is_fought_in_base_contact_in_the_melee_phase() {
     g.play_refused(
         1,
         "fight pte warrior\n",
-        &["not now: this is command: orders; that is done in the melee phase"],
+        &["not now: this is the command phase; that is done in the melee phase"],
     );
 }
 
@@ -409,7 +409,7 @@ fn a_footman_may_strike_the_horse_and_a_killed_horse_unhorses_its_rider() {
     printed(
         &out,
         "fight_horse pte cav",
-        "pte fights cav's horse: no action check in melee\n  pte: base 8 (bayonet: weapon value 2, skill 6) = 8\n  pte's melee roll: 1d10 [10] = 10\n  cav: base 9 (sword: weapon value 2, skill 7), +2 charged this turn, +1 mounted against a man on foot = 12\n  cav's melee roll: 1d10 [4] = 4\n  pte 18 against cav 16: pte wins by 2\n  2 damage against the horse's armour 0: a wound of 2\n  cav's horse must save on 3 or under (the horse's experience 5 less 2); the card is flipped for The Zulus\n  drew 9♠ from the cards deck\n  discarded 9♠ to the cards deck\n  cav's horse save check: card 9♠ against 3: fails (9 is over 3)\n  cav's horse is killed: cav fights on foot\n  cav kind: horse -> foot\n  cav mount: horse -> \n  cav loses the tag `charged`\n",
+        "pte fights cav's horse: no action check in melee\n  pte: base 8 (bayonet: weapon value 2, skill 6) = 8\n  pte's melee roll: 1d10 [10] = 10\n  cav: base 9 (sword: weapon value 2, skill 7), +2 charged this turn, +1 mounted against a man on foot = 12\n  cav's melee roll: 1d10 [4] = 4\n  pte 18 against cav 16: pte wins by 2\n  2 damage against the horse's armour 0: a wound of 2\n  cav's horse must save on 3 or under (the horse's experience 5 less 2); the card is flipped for The Zulus\n  flipped 9♠ from the cards deck\n  cav's horse save check: card 9♠ against 3: fails (9 is over 3)\n  cav's horse is killed: cav fights on foot\n  cav kind: horse -> foot\n  cav mount: horse -> \n  cav loses the tag `charged`\n",
     );
 }
 
@@ -428,7 +428,7 @@ fn a_wounded_horse_bolts_unless_its_rider_passes_a_horsemanship_check() {
     printed(
         &out,
         "fight_horse pte cav",
-        "  cav's horse is saved\n  drew 9♠ from the cards deck\n  discarded 9♠ to the cards deck\n  cav horsemanship check: card 9♠ against 7: fails (9 is over 7)\n  cav's horse panics and bolts: 2d6 [2, 3] = 5\n  cav's horse bolts 5\" straight back\n  cav moves 5\" from (10, 11.5) to (10, 16.5)\n",
+        "  cav's horse is saved\n  flipped 9♠ from the cards deck\n  cav horsemanship check: card 9♠ against 7: fails (9 is over 7)\n  cav's horse panics and bolts: 2d6 [2, 3] = 5\n  cav's horse bolts 5\" straight back\n  cav moves 5\" from (10, 11.5) to (10, 16.5)\n",
     );
     // The 4 passes: he keeps it in hand.
     let out = melee(
@@ -568,7 +568,7 @@ fn a_man_the_riders_unit_is_not_fighting_may_dodge_the_horse_on_a_passed_check()
     printed(
         &out,
         "fight lancer w",
-        "lancer's horse, charging at 12\", crashes into other\n  other was not fighting lancer's unit: he may try to act\n  drew 3♠ from the cards deck\n  discarded 3♠ to the cards deck\n  other activation check: card 3♠ against 6: passes (3 is at or under 6)\n  other dodges 1\" aside\n  other moves 1\" from (9.5, 11.5) to (8.5, 11.5)\n",
+        "lancer's horse, charging at 12\", crashes into other\n  other was not fighting lancer's unit: he may try to act\n  flipped 3♠ from the cards deck\n  other activation check: card 3♠ against 6: passes (3 is at or under 6)\n  other dodges 1\" aside\n  other moves 1\" from (9.5, 11.5) to (8.5, 11.5)\n",
     );
     let out = melee(
         &charging_rider("cavalryman", 12),

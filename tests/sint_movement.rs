@@ -57,7 +57,7 @@ fn a_man_walks_six_inches_and_no_further() {
     );
     assert_eq!(
         after(&out, "move pte_1 12 10"),
-        "pte_1's order: move\n  drew 3♠ from the cards deck\n  discarded 3♠ to the cards deck\n  pte_1 activation check: card 3♠ against 6: passes (3 is at or under 6)\n  pte_1 is tagged `activated`\n  pte_1 moves 6\" from (12, 4) to (12, 10)\n  pte_1 is tagged `moved`\n"
+        "pte_1's order: move\n  flipped 3♠ from the cards deck\n  pte_1 activation check: card 3♠ against 6: passes (3 is at or under 6)\n  pte_1 is tagged `activated`\n  pte_1 moves 6\" from (12, 4) to (12, 10)\n  pte_1 is tagged `moved`\n"
     );
 }
 
@@ -294,7 +294,7 @@ fn leaving_melee_needs_a_passed_activation_check() {
     );
     assert!(
         after(&out, "move pte_1 12 7").ends_with(
-            "pte_1 tries to leave the melee with warrior\n  drew 9♠ from the cards deck\n  discarded 9♠ to the cards deck\n  pte_1 check to leave the melee: card 9♠ against 6: fails (9 is over 6)\n  pte_1 cannot get out of the melee this turn\n"
+            "pte_1 tries to leave the melee with warrior\n  flipped 9♠ from the cards deck\n  pte_1 check to leave the melee: card 9♠ against 6: fails (9 is over 6)\n  pte_1 cannot get out of the melee this turn\n"
         ),
         "{}",
         transcript(&out)
@@ -472,7 +472,7 @@ fn a_horse_too_fast_to_stop_must_pass_a_horsemanship_check_to_go_in() {
     let out = game(&refs(&b), &refs(&z), &["2H", "3S", "8S"]).play_ok(1, &lines);
     assert!(
         after(&out, "charge capt warrior").ends_with(
-            "capt charges warrior (12.5\")\n  capt's horse is going 12.5\", too fast to stop: will it go in?\n  drew 8♠ from the cards deck\n  discarded 8♠ to the cards deck\n  capt horsemanship check: card 8♠ against 8: passes (8 is at or under 8)\n  capt moves 12.5\" from (20, 4) to (20, 16.5)\n  capt is tagged `ran`\n  capt is tagged `charged`\n  warrior is tagged `charged by cavalry`\n"
+            "capt charges warrior (12.5\")\n  capt's horse is going 12.5\", too fast to stop: will it go in?\n  flipped 8♠ from the cards deck\n  capt horsemanship check: card 8♠ against 8: passes (8 is at or under 8)\n  capt moves 12.5\" from (20, 4) to (20, 16.5)\n  capt is tagged `ran`\n  capt is tagged `charged`\n  warrior is tagged `charged by cavalry`\n"
         ),
         "{}",
         transcript(&out)
@@ -530,7 +530,7 @@ fn a_horse_that_refuses_a_hedge_stops_short_of_it() {
     let out = game_with(&refs(&b), &refs(&z), &["2H", "3S", "9S"], terrain).play_ok(1, &lines);
     assert!(
         after(&out, "run trooper 22.5 14").ends_with(
-            "trooper puts his horse at the hedge\n  drew 9♠ from the cards deck\n  discarded 9♠ to the cards deck\n  trooper horsemanship check: card 9♠ against 7: fails (9 is over 7)\n  the horse refuses the hedge and stops short of it\n  trooper moves 7.4\" from (22.5, 4) to (22.5, 11.4)\n  trooper is tagged `ran`\n"
+            "trooper puts his horse at the hedge\n  flipped 9♠ from the cards deck\n  trooper horsemanship check: card 9♠ against 7: fails (9 is over 7)\n  the horse refuses the hedge and stops short of it\n  trooper moves 7.4\" from (22.5, 4) to (22.5, 11.4)\n  trooper is tagged `ran`\n"
         ),
         "{}",
         transcript(&out)
@@ -892,7 +892,7 @@ fn under_forward_march_the_men_go_abreast_of_their_leader_or_behind() {
     );
     assert_eq!(
         after(&out, "move sgt 10 7"),
-        "sgt's order: forward march for 2 figures (sgt, pte_1)\n  drew 3♠ from the cards deck\n  discarded 3♠ to the cards deck\n  sgt activation check: card 3♠ against 8: passes (3 is at or under 8)\n  sgt is tagged `activated`\n  pte_1 is tagged `activated`\n  sgt moves 3\" from (10, 4) to (10, 7)\n  sgt is tagged `moved`\n"
+        "sgt's order: forward march for 2 figures (sgt, pte_1)\n  flipped 3♠ from the cards deck\n  sgt activation check: card 3♠ against 8: passes (3 is at or under 8)\n  sgt is tagged `activated`\n  pte_1 is tagged `activated`\n  sgt moves 3\" from (10, 4) to (10, 7)\n  sgt is tagged `moved`\n"
     );
     assert_eq!(
         after(&out, "move pte_1 12 7.5"),
@@ -903,7 +903,7 @@ fn under_forward_march_the_men_go_abreast_of_their_leader_or_behind() {
     let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, &lines);
     assert!(
         after(&out, "move pte_1 12 4.5").starts_with(
-            "pte_1 is under sgt's order to his unit: it is revealed for all of them\nsgt's order: forward march for 2 figures (sgt, pte_1)\n  drew 3♠ from the cards deck\n"
+            "pte_1 is under sgt's order to his unit: it is revealed for all of them\nsgt's order: forward march for 2 figures (sgt, pte_1)\n  flipped 3♠ from the cards deck\n"
         ),
         "{}",
         transcript(&out)
@@ -974,7 +974,7 @@ fn a_man_in_melee_flips_one_card_to_carry_out_his_order_and_leave() {
     let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(1, &lines);
     assert_eq!(
         after(&out, "move pte_1 12 7"),
-        "pte_1's order: move\n  pte_1 is in melee: no card for his order; if he moves out, he checks to leave the melee\n  pte_1 is tagged `activated`\npte_1 tries to leave the melee with warrior\n  drew 9♠ from the cards deck\n  discarded 9♠ to the cards deck\n  pte_1 check to leave the melee: card 9♠ against 6: fails (9 is over 6)\n  pte_1 cannot get out of the melee this turn\n"
+        "pte_1's order: move\n  pte_1 is in melee: no card for his order; if he moves out, he checks to leave the melee\n  pte_1 is tagged `activated`\npte_1 tries to leave the melee with warrior\n  flipped 9♠ from the cards deck\n  pte_1 check to leave the melee: card 9♠ against 6: fails (9 is over 6)\n  pte_1 cannot get out of the melee this turn\n"
     );
     // `order`: the order's card, and passing it he leaves without another.
     let out = game_with(
@@ -991,5 +991,5 @@ fn a_man_in_melee_flips_one_card_to_carry_out_his_order_and_leave() {
         ),
         "{shown}"
     );
-    assert_eq!(shown.matches("drew").count(), 1, "{shown}");
+    assert_eq!(shown.matches("flipped").count(), 1, "{shown}");
 }

@@ -74,7 +74,7 @@ fn a_shot_hits_when_the_d10_plus_modifiers_is_at_or_under_the_experience() {
     let out = g.play_ok(1, lines);
     assert_eq!(
         told(&out, "shoot pte_1 warrior"),
-        "pte_1 takes an aimed shot at warrior with his rifle (9\"), needing 6 or under\n  pte_1 loses the tag `loaded`\n  pte_1 is tagged `fired`\n  pte_1 to hit: 1d10 [5] = 5\n  d10 5 +1 medium range = 6 against 6: hits\n  damage of pte_1's rifle: 1d10+1 [3] + 1 = 4\n  4 damage against armour 1: a wound of 3\n  warrior must save on 3 or under (experience 6 less 3)\n  drew 5♥ from the cards deck\n  discarded 5♥ to the cards deck\n  warrior save check: card 5♥ against 3: fails (5 is over 3)\n  warrior is removed: killed by pte_1's rifle\n",
+        "pte_1 takes an aimed shot at warrior with his rifle (9\"), needing 6 or under\n  pte_1 loses the tag `loaded`\n  pte_1 is tagged `fired`\n  pte_1 to hit: 1d10 [5] = 5\n  d10 5 +1 medium range = 6 against 6: hits\n  damage of pte_1's rifle: 1d10+1 [3] + 1 = 4\n  4 damage against armour 1: a wound of 3\n  warrior must save on 3 or under (experience 6 less 3)\n  flipped 5♥ from the cards deck\n  warrior save check: card 5♥ against 3: fails (5 is over 3)\n  warrior is removed: killed by pte_1's rifle\n",
         "{}",
         transcript(&out)
     );
@@ -295,7 +295,7 @@ fn damage_not_beyond_armour_is_only_a_morale_check() {
         "shoot pte_1 viking\n1\n1\n",
     );
     assert!(
-        told.ends_with("  damage of pte_1's rifle: 1d10+1 [1] + 1 = 2\n  2 damage against armour 3: no wound, but viking must check morale\nviking checks morale: struck by pte_1's rifle\n  drew 5♥ from the cards deck\n  discarded 5♥ to the cards deck\n  viking morale check: card 5♥ against 7: passes (5 is at or under 7)\n"),
+        told.ends_with("  damage of pte_1's rifle: 1d10+1 [1] + 1 = 2\n  2 damage against armour 3: no wound, but viking must check morale\nviking checks morale: struck by pte_1's rifle\n  flipped 5♥ from the cards deck\n  viking morale check: card 5♥ against 7: passes (5 is at or under 7)\n"),
         "{told}"
     );
 }
@@ -415,11 +415,11 @@ fn a_tank_struck_checks_morale_for_its_crew() {
     );
     assert_eq!(
         told(&out, "_strike(unit(\"tank\"), 5, (), \"a test\")"),
-        "  5 damage against armour 8: tank is not harmed\ntank checks morale: struck by a test\n  drew 5♥ from the cards deck\n  discarded 5♥ to the cards deck\n  tank morale check: card 5♥ against 6: passes (5 is at or under 6)\n=> \"unhurt\"\n"
+        "  5 damage against armour 8: tank is not harmed\ntank checks morale: struck by a test\n  flipped 5♥ from the cards deck\n  tank morale check: card 5♥ against 6: passes (5 is at or under 6)\n=> \"unhurt\"\n"
     );
     assert_eq!(
         told(&out, "_strike(unit(\"tank\"), 12, (), \"a test\")"),
-        "  12 damage against armour 8: 4 more, 4 of its 20 hit points: tank still works\ntank checks morale: struck by a test\n  drew 9♥ from the cards deck\n  discarded 9♥ to the cards deck\n  tank morale check: card 9♥ against 6: fails (9 is over 6)\ntank fails the morale check and routs 4\" toward south\n  tank turns from 0° to 180°\n  tank moves 4\" from (12, 8) to (12, 4)\n  tank is tagged `routed`\n=> \"routed\"\n"
+        "  12 damage against armour 8: 4 more, 4 of its 20 hit points: tank still works\ntank checks morale: struck by a test\n  flipped 9♥ from the cards deck\n  tank morale check: card 9♥ against 6: fails (9 is over 6)\ntank fails the morale check and routs 4\" toward south\n  tank turns from 0° to 180°\n  tank moves 4\" from (12, 8) to (12, 4)\n  tank is tagged `routed`\n=> \"routed\"\n"
     );
 }
 
@@ -501,7 +501,7 @@ fn a_figure_shoots_only_with_an_order_to_fire_in_the_shooting_phase() {
     g.play_refused(
         1,
         "shoot pte_1 warrior\n",
-        &["not now: this is command: orders; that is done in the shooting phase"],
+        &["not now: this is the command phase; that is done in the shooting phase"],
     );
 }
 
@@ -660,7 +660,7 @@ fn spotting_a_hidden_enemy_is_an_activation_check_within_twelve_inches() {
     );
     assert_eq!(
         told(&out, "spot pte_1 warrior"),
-        "pte_1 looks for warrior (9\")\n  drew 5♥ from the cards deck\n  discarded 5♥ to the cards deck\n  pte_1 spot check: card 5♥ against 6: passes (5 is at or under 6)\n  warrior loses the tag `hidden`\npte_1 spots warrior: he is hidden no more\n"
+        "pte_1 looks for warrior (9\")\n  flipped 5♥ from the cards deck\n  pte_1 spot check: card 5♥ against 6: passes (5 is at or under 6)\n  warrior loses the tag `hidden`\npte_1 spots warrior: he is hidden no more\n"
     );
     let missed = game(&refs(&b), &refs(&z), &pile("9H", 10));
     let out = missed.play_refused(
@@ -973,7 +973,7 @@ fn a_mine_explodes_on_one_to_three_for_each_square_entered() {
             &out,
             "_mines_on_path(unit(\"pte_1\"), point(12, 4), point(12, 9))"
         ),
-        "  pte_1 moves through the mine field mines_1: a mine goes off on 3 or under: 1d10 [3] = 3\n  3: a mine explodes under pte_1\n  a mine on pte_1: 1d6+1 [2] + 1 = 3\n  3 damage against armour 0: a wound of 3\n  pte_1 must save on 3 or under (experience 6 less 3)\n  drew 2♥ from the cards deck\n  discarded 2♥ to the cards deck\n  pte_1 save check: card 2♥ against 3: passes (2 is at or under 3)\n  pte_1 is saved\n=> true\n"
+        "  pte_1 moves through the mine field mines_1: a mine goes off on 3 or under: 1d10 [3] = 3\n  3: a mine explodes under pte_1\n  a mine on pte_1: 1d6+1 [2] + 1 = 3\n  3 damage against armour 0: a wound of 3\n  pte_1 must save on 3 or under (experience 6 less 3)\n  flipped 2♥ from the cards deck\n  pte_1 save check: card 2♥ against 3: passes (2 is at or under 3)\n  pte_1 is saved\n=> true\n"
     );
     let out = minefield(&[]).play_ok(1, &format!("{into}4\n"));
     assert_eq!(
@@ -1027,7 +1027,7 @@ fn a_vehicle_that_sets_off_a_mine_takes_2d10_to_its_hit_points() {
             &out,
             "_mines_on_path(unit(\"tank\"), point(12, 4), point(12, 9))"
         ),
-        "  tank moves through the mine field mines_1: a mine goes off on 3 or under: 1d10 [1] = 1\n  1: a mine explodes under tank\n  the mine under tank: 2d10 [9, 9] = 18\n  18 damage against armour 8: 10 more, 10 of its 20 hit points: tank still works\ntank checks morale: struck by a mine\n  drew 2♥ from the cards deck\n  discarded 2♥ to the cards deck\n  tank morale check: card 2♥ against 6: passes (2 is at or under 6)\n=> true\n"
+        "  tank moves through the mine field mines_1: a mine goes off on 3 or under: 1d10 [1] = 1\n  1: a mine explodes under tank\n  the mine under tank: 2d10 [9, 9] = 18\n  18 damage against armour 8: 10 more, 10 of its 20 hit points: tank still works\ntank checks morale: struck by a mine\n  flipped 2♥ from the cards deck\n  tank morale check: card 2♥ against 6: passes (2 is at or under 6)\n=> true\n"
     );
 }
 

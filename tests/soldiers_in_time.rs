@@ -69,7 +69,7 @@ fn activation_passes_on_a_card_at_or_under_experience() {
     let out = game(&refs(&b), &refs(&z), &["2H", "6S"]).play_ok(1, lines);
     assert_eq!(
         after(&out, "reveal pte_1"),
-        "pte_1's order: move\n  drew 6♠ from the cards deck\n  discarded 6♠ to the cards deck\n  pte_1 activation check: card 6♠ against 6: passes (6 is at or under 6)\n  pte_1 is tagged `activated`\n"
+        "pte_1's order: move\n  flipped 6♠ from the cards deck\n  pte_1 activation check: card 6♠ against 6: passes (6 is at or under 6)\n  pte_1 is tagged `activated`\n"
     );
     let out = game(&refs(&b), &refs(&z), &["2H", "7S"]).play_ok(1, lines);
     assert!(
@@ -486,19 +486,24 @@ fn a_turn_is_rally_command_movement_shooting_melee_and_follow_through() {
         phases_in(&out),
         [
             "rally",
-            "command",
-            "move_horses",
-            "move_men",
-            "move_vehicles",
+            "orders",
+            "horses move",
+            "men move",
+            "vehicles move",
             "shooting",
             "melee",
-            "follow_through",
-            "command"
+            "follow-through",
+            "orders"
         ],
         "{}",
         out.stdout
     );
-    out.stdout_has(&["turn 2: british to play\nphase: command\n", "command\n"]);
+    out.stdout_has(&["turn 2: british to play\nphase: orders\n"]);
+    assert_eq!(
+        out.stdout.lines().last(),
+        Some("command"),
+        "phase() gives the id the rules use"
+    );
 }
 
 // Guards 5 "Flip a playing card for each sub phase to see which side will move first", 5.6 "One
@@ -508,9 +513,9 @@ fn a_turn_is_rally_command_movement_shooting_melee_and_follow_through() {
 fn movement_shooting_melee_and_follow_through_begin_with_a_flip_for_the_side_to_go_first() {
     let out = a_whole_turn();
     out.stdout_has(&[
-        "phase: rally\nthe rally phase\nturn 1: british to play\n",
+        "phase: rally\nturn 1: british to play\n",
         "pte_1 rally check: card 2♥ against 6: passes",
-        "phase: command\ncommand: orders\nturn 1: british to play\n",
+        "phase: orders\nturn 1: british to play\n",
         "movement: horses and motorcycles: card 3♠ is black: The Zulus (black) go first\nturn 1: zulus to play\n",
         "movement: men, artillery and mixed units: card 4♥ is red: The British (red) go first\nturn 1: british to play\n",
         "movement: tanks and vehicles: card 5♠ is black: The Zulus (black) go first\nturn 1: zulus to play\n",
@@ -530,11 +535,16 @@ fn an_empty_phase_is_passed_over_without_a_flip() {
     let out = game(&refs(&b), &refs(&z), &["2H", "3S", "4H"]).play_ok(1, &"end_turn\n".repeat(7));
     assert_eq!(
         phases_in(&out),
-        ["command", "move_men", "follow_through", "command"],
+        ["orders", "men move", "follow-through", "orders"],
         "{}",
         out.stdout
     );
-    assert_eq!(out.stdout.matches("  drew ").count(), 2, "{}", out.stdout);
+    assert_eq!(
+        out.stdout.matches("  flipped ").count(),
+        2,
+        "{}",
+        out.stdout
+    );
 }
 
 // Guards 6.1 "Foot soldiers may fire in the same turn that they charge" with the phase rule: a
@@ -548,7 +558,7 @@ fn the_shooting_phase_comes_for_a_foot_soldier_who_charged() {
         game(&refs(&foot), &refs(&z), &["2H", "3S", "4H"]).play_ok(1, &"end_turn\n".repeat(4));
     assert_eq!(
         phases_in(&out),
-        ["command", "move_men", "shooting"],
+        ["orders", "men move", "shooting"],
         "{}",
         out.stdout
     );
@@ -557,7 +567,7 @@ fn the_shooting_phase_comes_for_a_foot_soldier_who_charged() {
         .play_ok(1, &"end_turn\n".repeat(6));
     assert_eq!(
         phases_in(&out),
-        ["command", "move_horses", "move_men", "follow_through"],
+        ["orders", "horses move", "men move", "follow-through"],
         "{}",
         out.stdout
     );
@@ -742,7 +752,7 @@ fn the_lord_killed_in_sight_sets_off_morale_checks() {
         .play_ok(1, "_kill(unit(\"capt\"), (), \"killed by a test\")\n");
     let t = after(&out, "_kill(unit(\"capt\"), (), \"killed by a test\")");
     assert!(
-        t.contains("pte_1 checks morale: the lord capt is killed in sight\n  drew 2♠"),
+        t.contains("pte_1 checks morale: the lord capt is killed in sight\n  flipped 2♠"),
         "{t}"
     );
     assert!(!t.contains("pte_2 checks morale"), "{t}");
@@ -951,7 +961,7 @@ fn the_discards_come_back_when_the_pile_runs_out_and_a_joker_fails() {
     );
     assert_eq!(
         after(&out, "_activation(unit(\"pte_1\"))"),
-        "  drew RJOKER from the cards deck\n  discarded RJOKER to the cards deck\n  pte_1 activation check: card RJOKER (a joker) against 6: fails (a joker fails)\n=> false\n"
+        "  flipped RJOKER from the cards deck\n  pte_1 activation check: card RJOKER (a joker) against 6: fails (a joker fails)\n=> false\n"
     );
     let again = common::game::after_last(&out, "_activation(unit(\"pte_1\"))");
     assert!(
@@ -1323,8 +1333,8 @@ fn refusals_and_checks_speak_the_players_words() {
         1,
         "back pte_1 12 2\nface pte_1 north\n",
         &[
-            "not now: this is command: orders; that is done in the movement phase",
-            "not now: this is command: orders; that is done in the movement phase",
+            "not now: this is the command phase; that is done in the movement phase",
+            "not now: this is the command phase; that is done in the movement phase",
         ],
     );
     // pte_1's fire order is written and never revealed; the sergeant's is.
@@ -1374,7 +1384,7 @@ fn one_death_costs_each_man_one_morale_check_at_most() {
         .play_ok(1, "_kill(unit(\"capt\"), (), \"killed by a test\")\n");
     let t = after(&out, "_kill(unit(\"capt\"), (), \"killed by a test\")");
     assert!(
-        t.contains("pte_1 checks morale: the lord capt is killed in sight (one check for his death, though also his leader capt is killed and capt is killed within 1\")\n  drew 5♠ from the cards deck\n  discarded 5♠ to the cards deck\n  pte_1 morale check: card 5♠ against 6: passes (5 is at or under 6)\n"),
+        t.contains("pte_1 checks morale: the lord capt is killed in sight (one check for his death, though also his leader capt is killed and capt is killed within 1\")\n  flipped 5♠ from the cards deck\n  pte_1 morale check: card 5♠ against 6: passes (5 is at or under 6)\n"),
         "{t}"
     );
     assert_eq!(t.matches("pte_1 checks morale").count(), 1, "{t}");
