@@ -1345,7 +1345,14 @@ impl Session {
     /// `roll` typed at the prompt, which the generator rolls: the pile here must stay the
     /// pile on the table, so every card taken from it is one taken at the table.
     pub fn draw(&mut self, deck: &str, n: usize) -> Result<Vec<crate::host::cards::Card>, String> {
-        api::cards::draw(&self.state, &self.cards, &self.budget, deck, n)
+        api::cards::draw(
+            &self.state,
+            &self.cards,
+            &self.budget,
+            deck,
+            n,
+            crate::game::state::Drawn::Kept,
+        )
     }
 
     /// A script value as the prompt shows it.

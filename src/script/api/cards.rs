@@ -43,32 +43,9 @@ pub enum CardSource {
     },
 }
 
-/// Draws `n` cards from `deck` as the card source says (see the module docs): for scripts.
-fn draw_cards(
-    st: &Shared,
-    source: &ManualCards,
-    budget: &crate::script::engine::Budget,
-    deck: &str,
-    n: usize,
-    then: Drawn,
-) -> Res<Vec<Card>> {
-    draw_then(st, source, budget, deck, n, then).map_err(host_error)
-}
-
-/// Draws `n` cards from `deck` as the card source says (see the module docs); the error is
-/// the message for the players.
+/// Draws `n` cards from `deck` as the card source says (see the module docs), then keeps them
+/// or flips them onto the discards as `then` says; the error is the message for the players.
 pub fn draw(
-    st: &Shared,
-    source: &ManualCards,
-    budget: &crate::script::engine::Budget,
-    deck: &str,
-    n: usize,
-) -> Result<Vec<Card>, String> {
-    draw_then(st, source, budget, deck, n, Drawn::Kept)
-}
-
-/// Draws as [`draw`] does, then keeps the cards or flips them onto the discards.
-fn draw_then(
     st: &Shared,
     source: &ManualCards,
     budget: &crate::script::engine::Budget,
@@ -272,12 +249,12 @@ pub(super) fn register(
 
     let (st, src, b) = (state.clone(), source.clone(), budget.clone());
     volatile!(engine, "draw", move |d: &mut DeckRef| -> Res<Card> {
-        let mut cards = draw_cards(&st, &src, &b, &d.0, 1, Drawn::Kept)?;
+        let mut cards = draw(&st, &src, &b, &d.0, 1, Drawn::Kept).map_err(host_error)?;
         cards.pop().ok_or_else(|| host_error("no card drawn"))
     });
     let (st, src, b) = (state.clone(), source.clone(), budget.clone());
     volatile!(engine, "flip", move |d: &mut DeckRef| -> Res<Card> {
-        let mut cards = draw_cards(&st, &src, &b, &d.0, 1, Drawn::Flipped)?;
+        let mut cards = draw(&st, &src, &b, &d.0, 1, Drawn::Flipped).map_err(host_error)?;
         cards.pop().ok_or_else(|| host_error("no card flipped"))
     });
     let (st, src, b) = (state.clone(), source.clone(), budget.clone());
@@ -285,7 +262,7 @@ pub(super) fn register(
                                     n: INT|
           -> Res<Array> {
         let n = count(n, "the number of cards")?;
-        let cards = draw_cards(&st, &src, &b, &d.0, n, Drawn::Kept)?;
+        let cards = draw(&st, &src, &b, &d.0, n, Drawn::Kept).map_err(host_error)?;
         Ok(cards.into_iter().map(Dynamic::from).collect())
     });
     let (st, src) = (state.clone(), source.clone());
