@@ -15,6 +15,7 @@ use sandtable::game::scenario::Scenario;
 use sandtable::host::rng::GameRng;
 use sandtable::session::{MAX_TURNS, Session};
 
+mod common;
 mod native;
 
 fn battle(c: &mut Criterion) {
@@ -84,11 +85,7 @@ fn scripted_against_native(c: &mut Criterion) {
     group.bench_function("scripted", |b| {
         b.iter(|| {
             run += 1;
-            // As `sim` starts each run.
-            session.start_over(5, GameRng::for_run(5, run)).unwrap();
-            session
-                .play_battle(MAX_TURNS, |s| drop(s.take_events()))
-                .unwrap()
+            common::play_run(&mut session, 5, run)
         })
     });
     group.bench_function("native", |b| {

@@ -11,8 +11,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use sandtable::game::project::Project;
 use sandtable::game::scenario::Scenario;
-use sandtable::host::rng::GameRng;
-use sandtable::session::{MAX_TURNS, Session};
+use sandtable::session::Session;
+
+mod common;
 
 /// The scenarios, by the name each figure is reported under.
 const SCENARIOS: [(&str, &str); 3] = [
@@ -34,10 +35,7 @@ fn battles(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 run += 1;
-                session.start_over(5, GameRng::for_run(5, run)).unwrap();
-                session
-                    .play_battle(MAX_TURNS, |s| drop(s.take_events()))
-                    .unwrap()
+                common::play_run(&mut session, 5, run)
             })
         });
     }

@@ -106,6 +106,9 @@ pub const MAX_BATTLE_STEPS: usize = 1_000_000;
 /// Cards a script may put in one deck: host calls must stay cheap, since the time budget is
 /// checked between them.
 pub const MAX_DECK: usize = 1_000;
+/// Steps `sample_path` may cut one path into: host calls must stay cheap, since the time
+/// budget is checked between them (a whole table's diagonal in tenths of an inch is far less).
+pub const MAX_PATH_STEPS: f64 = 100_000.0;
 
 // ---- Dice and odds ---------------------------------------------------------------------
 

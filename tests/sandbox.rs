@@ -693,6 +693,19 @@ fn endless_loop_of_expensive_host_calls_is_stopped_within_the_budget() {
 
 // Guards that a host call cannot be made arbitrarily expensive: decks are bounded.
 #[test]
+fn a_path_cut_into_too_many_steps_is_refused() {
+    let ws = Workspace::new();
+    ws.write(
+        "path.rhai",
+        r#"loop { sample_path(point(0, 0), point(40, 40), 1000000000, ["woods"]); }"#,
+    );
+    let out = ws.sandtable(&["run", "path.rhai", "--seed", SEED], None);
+    out.expect_code(1)
+        .stderr_has(&["a path may be looked at in at most 100000 steps"]);
+    quick(&out, "the loop of sample_path calls");
+}
+
+#[test]
 fn huge_decks_are_refused() {
     let ws = Workspace::new();
     ws.write(

@@ -509,6 +509,64 @@ impl Terrain {
                 .is_some_and(|f| f.blocks_sight && !f.contains(a) && !f.contains(b))
         })
     }
+
+    /// The path `a`-`b` cut into `ceil(length × per_inch)` equal steps (at least one; none for
+    /// a path of no length), each looked at in its middle: how many middles lie in a feature
+    /// that `matches`, and those features, in the order the path meets them (several at one
+    /// middle in list order). Each middle is worked out as `a + (b - a) × t` with
+    /// `t = (i + 0.5) / steps`. The caller bounds the steps (the scripts' `sample_path` by
+    /// `MAX_PATH_STEPS`).
+    pub fn sample_path(
+        &self,
+        a: Point,
+        b: Point,
+        per_inch: f64,
+        matches: impl Fn(&Feature) -> bool,
+    ) -> PathSample {
+        let length = a.distance(b);
+        let mut sample = PathSample {
+            steps: 0,
+            step: 0.0,
+            inside: 0,
+            features: Vec::new(),
+        };
+        if length.is_nan() || length <= 0.0 || !per_inch.is_finite() || per_inch <= 0.0 {
+            return sample;
+        }
+        let steps = ((length * per_inch).ceil() as i64).max(1);
+        sample.steps = steps;
+        sample.step = length / steps as f64;
+        for i in 0..steps {
+            let t = (i as f64 + 0.5) / steps as f64;
+            let p = Point::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+            let mut inside = false;
+            for (idx, f) in self.features.iter().enumerate() {
+                if matches(f) && f.contains(p) {
+                    inside = true;
+                    if !sample.features.contains(&idx) {
+                        sample.features.push(idx);
+                    }
+                }
+            }
+            if inside {
+                sample.inside += 1;
+            }
+        }
+        sample
+    }
+}
+
+/// What [`Terrain::sample_path`] found along a path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathSample {
+    /// How many steps the path was cut into.
+    pub steps: i64,
+    /// The length of each step, in inches.
+    pub step: f64,
+    /// How many steps have their middle in a matching feature.
+    pub inside: i64,
+    /// The matching features met, by index, in the order the path meets them.
+    pub features: Vec<usize>,
 }
 
 #[cfg(test)]
@@ -951,5 +1009,32 @@ mod tests {
         };
         assert_eq!(terrain.sight_blocker(p(0.0, 0.0), p(30.0, 0.0)), Some(1));
         assert_eq!(terrain.sight_blocker(p(30.0, 0.0), p(0.0, 0.0)), Some(0));
+    }
+
+    #[test]
+    fn a_sampled_path_counts_the_middles_in_matching_ground() {
+        let t = Terrain {
+            features: vec![
+                Feature::new("copse", TerrainKind::Woods, rect(2.0, -1.0, 2.0, 2.0)),
+                Feature::new("lane", TerrainKind::Road, rect(0.0, -1.0, 10.0, 2.0)),
+            ],
+        };
+        let woods = |f: &Feature| f.kind == TerrainKind::Woods;
+        // 10" in tenths: 100 steps, middles at 0.05, 0.15, ...; 20 of them between 2 and 4.
+        let s = t.sample_path(p(0.0, 0.0), p(10.0, 0.0), 10.0, woods);
+        assert_eq!((s.steps, s.inside, s.features.clone()), (100, 20, vec![0]));
+        assert!((s.step - 0.1).abs() < 1e-12);
+        // Every feature matches: the lane at every middle, met first.
+        let all = t.sample_path(p(0.0, 0.0), p(10.0, 0.0), 10.0, |_| true);
+        assert_eq!((all.inside, all.features), (100, vec![1, 0]));
+        // A short path still has one step; a path of no length has none.
+        assert_eq!(
+            t.sample_path(p(0.0, 0.0), p(0.01, 0.0), 10.0, woods).steps,
+            1
+        );
+        assert_eq!(
+            t.sample_path(p(3.0, 0.0), p(3.0, 0.0), 10.0, woods).steps,
+            0
+        );
     }
 }

@@ -14,7 +14,8 @@
 //!   `units_in_cone(apex, direction, range, half_angle)`;
 //! - `line_of_sight(a, b)`, `line_of_sight(a, b, units_block)` and
 //!   `sight_blocker(a, b, units_block)`;
-//! - `terrain_at(p)`, `in_terrain(p, kind)` and `path_crosses(a, b)`;
+//! - `terrain_at(p)`, `in_terrain(p, kind)`, `path_crosses(a, b)` and
+//!   `sample_path(from, to, per_inch, kinds)`;
 //! - `on_table(p)`, `table_width()` and `table_depth()`.
 
 use std::rc::Rc;
@@ -24,6 +25,7 @@ use rhai::{Array, Dynamic, Engine, FLOAT, Map};
 use super::{Res, Shared, UnitRef, host_error, number, place, unit_array, volatile};
 use crate::game::state::GameState;
 use crate::host::geometry::{self, Point};
+use crate::limits::MAX_PATH_STEPS;
 
 /// Registers the `Point` type and the measurement functions.
 pub(super) fn register(engine: &mut Engine, state: &Shared) {
@@ -263,6 +265,41 @@ fn register_measurement(engine: &mut Engine, state: &Shared) {
             .into_iter()
             .map(|i| feature_map(&s, i))
             .collect())
+    });
+    let st = state.clone();
+    volatile!(engine, "sample_path", move |from: Dynamic,
+                                           to: Dynamic,
+                                           per_inch: Dynamic,
+                                           kinds: Array|
+          -> Res<Map> {
+        let s = st.borrow();
+        let (from, to) = (place(&s, &from)?, place(&s, &to)?);
+        let per_inch = number(&per_inch, "the steps per inch")?;
+        if (from.distance(to) * per_inch).ceil() > MAX_PATH_STEPS {
+            return Err(host_error(format!(
+                "a path may be looked at in at most {MAX_PATH_STEPS} steps"
+            )));
+        }
+        let kinds: Vec<String> = kinds.iter().map(|k| k.to_string()).collect();
+        let terrain = &s.battlefield.terrain;
+        let sample = terrain.sample_path(from, to, per_inch, |f| {
+            kinds.iter().any(|k| {
+                k == f.kind.name() || f.kind.slope().is_some_and(|slope| k == slope.name())
+            })
+        });
+        let mut names: Array = Vec::new();
+        for i in sample.features {
+            let name: Dynamic = terrain.features[i].name.clone().into();
+            if !names.iter().any(|n| n.to_string() == name.to_string()) {
+                names.push(name);
+            }
+        }
+        let mut m = Map::new();
+        m.insert("steps".into(), sample.steps.into());
+        m.insert("step".into(), sample.step.into());
+        m.insert("inside".into(), sample.inside.into());
+        m.insert("names".into(), names.into());
+        Ok(m)
     });
     let st = state.clone();
     volatile!(engine, "on_table", move |p: Dynamic| -> Res<bool> {

@@ -3,7 +3,8 @@
 //!
 //! Registers:
 //!
-//! - `unit(id)`, `units()`, `units(side)`, `all_units()`, `units_tagged(tag)`,
+//! - `unit(id)`, `units()`, `units(side)`, `units_without(side, stat, value)`, `all_units()`,
+//!   `units_tagged(tag)`,
 //!   `units_in_group(kind, name)`, `units_within(centre, radius)`, `overlapping_at(u, at)`,
 //!   `nearest_enemy(u)`, `enemies_within(u, radius)` and `enemies(u)`;
 //! - the type `Unit`, with the properties `id`, `name`, `side`, `troop`, `x`, `y`, `pos`,
@@ -44,6 +45,23 @@ pub(super) fn dynamic_to_stat(v: &Dynamic) -> Res<Stat> {
     }
 }
 
+/// Whether a unit's stat is the script value `v`, as `==` in a script has it (a whole number
+/// and a float of the same value are equal; values of other types never are).
+fn stat_is(s: &Stat, v: &Dynamic) -> bool {
+    match s {
+        Stat::Bool(b) => v.as_bool().is_ok_and(|x| x == *b),
+        Stat::Int(i) => {
+            v.as_int().is_ok_and(|x| x == *i) || v.as_float().is_ok_and(|x| x == *i as f64)
+        }
+        Stat::Float(f) => {
+            v.as_float().is_ok_and(|x| x == *f) || v.as_int().is_ok_and(|x| x as f64 == *f)
+        }
+        Stat::Text(t) => v
+            .read_lock::<ImmutableString>()
+            .is_some_and(|x| x.as_str() == t),
+    }
+}
+
 /// Registers the unit functions, the `Unit` type and `new_unit`.
 pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
     engine.register_type_with_name::<UnitRef>("Unit");
@@ -63,6 +81,19 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
     let st = state.clone();
     volatile!(engine, "units", move |side: &str| -> Array {
         unit_array(st.borrow().battlefield.by_side(side))
+    });
+    let st = state.clone();
+    volatile!(engine, "units_without", move |side: &str,
+                                             stat: &str,
+                                             value: Dynamic|
+          -> Array {
+        let s = st.borrow();
+        let units = s.battlefield.units();
+        unit_array(
+            s.battlefield
+                .by_side(side)
+                .filter(|&i| !units[i].stat(stat).is_some_and(|v| stat_is(v, &value))),
+        )
     });
     let st = state.clone();
     volatile!(engine, "all_units", move || -> Array {
