@@ -314,10 +314,12 @@ fn kill_chain_reaches_only_two_inches_from_the_place_of_the_kill() {
     );
     out.stdout_has(&[
         "first is killed\n",
-        "  viking is tagged `stepped from 10.0 20.0`\n  viking moves 1.9\" from (10, 20) to (10, 18.1)\n",
+        "  viking loses the tag `may step`\n  viking moves 1.9\" from (10, 20) to (10, 18.1)\n",
         "viking (Heavy infantry) attacks near (Heavy infantry) from the rear\n",
     ]);
     out.stdout_lacks("attacks far");
+    // Where he killed is the rules' private note, not a tag shown at the table.
+    out.stdout_lacks("stepped from");
 }
 
 // Guards that an attack leaves the attacker facing the figure it attacked, and still facing
