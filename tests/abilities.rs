@@ -1382,6 +1382,21 @@ fn samurai_spearmen_keep_their_bonus_against_horse() {
     ]);
 }
 
+// Guards the spearmen's bonus as a foot soldier's: a spearman who has won a horse "continues
+// with the stats of" a horseman, and his long spear against horse goes with his feet (it
+// broke: a mounted spearman kept +1 die against cavalry). Here he rides (class cavalry,
+// mounted, as `mount` leaves him) and defends against a horseman with a light horseman's die.
+#[test]
+fn a_spearman_on_a_won_horse_loses_the_spearmens_bonus_against_horse() {
+    let mounted = SPEARS_AGAINST_HORSE.replace(
+        "abilities: [samurai] }",
+        "stats: { class: cavalry, mounted: true, move: 24, defend: 1 } }",
+    );
+    let out = common::play_scenario(&mounted, "1", "melee rider_2 kenji\n:explain\n");
+    out.expect_code(0)
+        .stdout_has(&["defend dice for kenji: 1 (light spearmen) = 1\n"]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The advanced options are options: "They are in no means required to be used", and "There
 // should only be up to 2 special units in each player's army. The players can agree to have
