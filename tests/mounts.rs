@@ -443,6 +443,17 @@ sides:
       - { id: numidian, type: light_infantry, at: [30, 25], facing: 180 }
 ";
 
+// Guards that the computer player takes a horse it wins (it broke: it always left it, and the
+// horse was killed): its footman kills the knight beside him and makes ready to mount.
+#[test]
+fn the_computer_player_takes_the_horse_its_footman_wins() {
+    let out = play_scenario(WON_HORSE, "1", "play_turn romans\n");
+    out.expect_code(0).stdout_has(&[
+        "knight is removed: killed by foot",
+        "foot makes ready to mount the horse he has won\n",
+    ]);
+}
+
 // Guards "an infantry man that kills a cavalry man can choose to mount his steed ... the same
 // procedure as a dismounted cavalry man would to remount": a light infantryman on a heavy
 // cavalryman's horse rides as light cavalry, 2 defending dice (he took the dead man's 3,
