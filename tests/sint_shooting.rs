@@ -25,10 +25,6 @@ fn told(out: &common::Output, line: &str) -> String {
         .collect()
 }
 
-fn refs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
-}
-
 /// A pile of `n` copies of one card: every flip is that card, so a test (and an exact odds
 /// walk over the pile as it stands) knows each one.
 fn pile(card: &str, n: usize) -> Vec<&str> {
@@ -69,7 +65,7 @@ fn rifle_and_zulu(gap: f64, zulu_extra: &str) -> (Vec<String>, Vec<String>) {
 #[test]
 fn a_shot_hits_when_the_d10_plus_modifiers_is_at_or_under_the_experience() {
     let (b, z) = rifle_and_zulu(9.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let lines = "order pte_1 fire\nend_turn\nend_turn\nreveal pte_1\nend_turn\nend_turn\n:dice manual\nshoot pte_1 warrior\n5\n3\n";
     let out = g.play_ok(1, lines);
     assert_eq!(
@@ -101,7 +97,7 @@ fn shot(g: &Game, setup: &str, shot: &str) -> String {
 #[test]
 fn a_charging_or_running_target_is_four_harder_to_hit() {
     let (b, z) = rifle_and_zulu(9.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let aim = shooting("british", &[("pte_1", "_may aim")]);
     let told = shot(
         &g,
@@ -127,7 +123,7 @@ fn a_charging_or_running_target_is_four_harder_to_hit() {
 #[test]
 fn a_moving_target_is_one_harder_to_hit() {
     let (b, z) = rifle_and_zulu(9.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let aim = shooting("british", &[("pte_1", "_may aim")]);
     let told = shot(
         &g,
@@ -145,7 +141,7 @@ fn a_moving_target_is_one_harder_to_hit() {
 fn a_large_target_is_one_easier_to_hit() {
     let b = vec![brit("pte_1", "rifleman", 12.0, 4.0, "")];
     let z = vec![zulu("rider", "cavalryman", 12.0, 15.0, "")];
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let aim = shooting("british", &[("pte_1", "_may aim")]);
     let told = shot(&g, &aim, "shoot pte_1 rider\n6\n1\n");
     assert!(told.contains("(9.5\"), needing 6 or under\n"), "{told}");
@@ -161,12 +157,12 @@ fn a_large_target_is_one_easier_to_hit() {
 fn range_bands_short_medium_long_and_no_shot_beyond_long_range() {
     let b = vec![brit("pte_1", "rifleman", 1.0, 1.0, "")];
     let near = vec![zulu("warrior", "zulu", 1.0, 7.0, "")];
-    let g = game(&refs(&b), &refs(&near), &pile("5H", 10));
+    let g = game(&b, &near, &pile("5H", 10));
     let aim = shooting("british", &[("pte_1", "_may aim")]);
     let told = shot(&g, &aim, "shoot pte_1 warrior\n7\n");
     assert!(told.ends_with("(5\"), needing 6 or under\n  pte_1 loses the tag `loaded`\n  pte_1 is tagged `fired`\n  pte_1 to hit: 1d10 [7] = 7\n  d10 7 against 6: misses\n"), "{told}");
     let long = vec![zulu("warrior", "zulu", 22.0, 1.0, "")];
-    let g = game(&refs(&b), &refs(&long), &pile("5H", 10));
+    let g = game(&b, &long, &pile("5H", 10));
     let told = shot(&g, &aim, "shoot pte_1 warrior\n3\n1\n");
     assert!(told.contains("(20\"), needing 6 or under\n"), "{told}");
     assert!(
@@ -174,7 +170,7 @@ fn range_bands_short_medium_long_and_no_shot_beyond_long_range() {
         "{told}"
     );
     let beyond = vec![zulu("warrior", "zulu", 34.0, 22.0, "")];
-    game(&refs(&b), &refs(&beyond), &pile("5H", 10)).play_refused(
+    game(&b, &beyond, &pile("5H", 10)).play_refused(
         1,
         &format!("{aim}shoot pte_1 warrior\n"),
         &["warrior is 38.12\" away: the rifle reaches 32\""],
@@ -186,7 +182,7 @@ fn range_bands_short_medium_long_and_no_shot_beyond_long_range() {
 #[test]
 fn snap_fire_is_two_harder_to_hit() {
     let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let snap = shooting("british", &[("pte_1", "_may snap")]);
     let told = shot(&g, &snap, "shoot pte_1 warrior\n5\n");
     assert!(
@@ -210,7 +206,7 @@ fn snap_fire_is_two_harder_to_hit() {
 #[test]
 fn a_foot_soldier_who_charged_fires_at_four_harder() {
     let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let charged = shooting("british", &[("pte_1", "charged")]);
     let told = shot(&g, &charged, "shoot pte_1 warrior\n2\n3\n");
     assert!(
@@ -222,7 +218,7 @@ fn a_foot_soldier_who_charged_fires_at_four_harder() {
         "{told}"
     );
     let b = vec![brit("rider", "cavalryman", 12.0, 4.0, "")];
-    let rider = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let rider = game(&b, &z, &pile("5H", 10));
     rider.play_refused(
         1,
         &format!(
@@ -239,7 +235,7 @@ fn a_foot_soldier_who_charged_fires_at_four_harder() {
 #[test]
 fn the_reload_d10_comes_before_a_shot_unless_the_weapon_is_loaded() {
     let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let empty = format!(
         "{}unit(\"pte_1\").untag(\"loaded\")\n",
         shooting("british", &[("pte_1", "_may aim")])
@@ -265,7 +261,7 @@ fn the_reload_d10_comes_before_a_shot_unless_the_weapon_is_loaded() {
 #[test]
 fn reload_keeps_the_weapon_loaded_for_a_later_shooting_phase() {
     let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let empty = format!(
         "{}unit(\"pte_1\").untag(\"loaded\")\n",
         shooting("british", &[("pte_1", "_may aim")])
@@ -288,7 +284,7 @@ fn reload_keeps_the_weapon_loaded_for_a_later_shooting_phase() {
 fn damage_not_beyond_armour_is_only_a_morale_check() {
     let b = vec![brit("pte_1", "rifleman", 12.0, 4.0, "")];
     let z = vec![zulu("viking", "viking", 12.0, 10.0, "")];
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let told = shot(
         &g,
         &shooting("british", &[("pte_1", "_may aim")]),
@@ -319,7 +315,7 @@ fn exact_odds_of_a_shot_hit_damage_and_a_save_by_card() {
         shooting("zulus", &[("warrior", "_may aim")])
     );
     let odds = |b: &[String]| {
-        let out = game(&refs(b), &refs(&z), &[]).play_ok(1, &lines);
+        let out = game(&b, &z, &[]).play_ok(1, &lines);
         let printed = after(&out, ":odds shoot warrior pte_1");
         assert!(printed.contains(": exact, over "), "{printed}");
         printed
@@ -339,7 +335,7 @@ fn a_light_machine_gun_alone_fires_only_three_shots() {
     let z = vec![zulu("warrior", "zulu", 12.0, 14.0, "")];
     let alone = vec![brit("mg", "machine_gunner", 12.0, 4.0, "")];
     let aim = shooting("british", &[("mg", "_may aim")]);
-    let out = game(&refs(&alone), &refs(&z), &pile("5H", 10)).play_refused(
+    let out = game(&alone, &z, &pile("5H", 10)).play_refused(
         1,
         &format!("{aim}:dice manual\nshoot mg warrior\n10\nshoot mg warrior\n10\nshoot mg warrior\n10\nshoot mg warrior\n"),
         &["mg has fired 3 shots this turn: his lmg fires 3"],
@@ -354,7 +350,7 @@ fn a_light_machine_gun_alone_fires_only_three_shots() {
         brit("mg", "machine_gunner", 12.0, 4.0, ""),
         brit("mate", "rifleman", 13.5, 4.0, ""),
     ];
-    let out = game(&refs(&crewed), &refs(&z), &pile("5H", 10)).play_ok(
+    let out = game(&crewed, &z, &pile("5H", 10)).play_ok(
         1,
         &format!("{aim}:dice manual\nshoot mg warrior\n10\nshoot mg warrior\n10\nshoot mg warrior\n10\nshoot mg warrior\n10\n"),
     );
@@ -375,7 +371,7 @@ fn a_light_machine_gun_alone_fires_only_three_shots() {
 fn a_tank_fires_its_machine_gun_with_the_crew_inside_it() {
     let z = vec![zulu("warrior", "zulu", 12.0, 14.0, "")];
     let tank = vec![brit("tank", "tank", 12.0, 4.0, "")];
-    let g = game(&refs(&tank), &refs(&z), &pile("5H", 10));
+    let g = game(&tank, &z, &pile("5H", 10));
     let aim = shooting("british", &[("tank", "_may aim")]);
     let out = g.play_refused(
         1,
@@ -408,7 +404,7 @@ fn a_tank_fires_its_machine_gun_with_the_crew_inside_it() {
 fn a_tank_struck_checks_morale_for_its_crew() {
     let z = vec![zulu("warrior", "zulu", 12.0, 20.0, "")];
     let tank = vec![brit("tank", "tank", 12.0, 8.0, "")];
-    let g = game(&refs(&tank), &refs(&z), &["5H", "9H"]);
+    let g = game(&tank, &z, &["5H", "9H"]);
     let out = g.play_ok(
         1,
         "_strike(unit(\"tank\"), 5, (), \"a test\")\n_strike(unit(\"tank\"), 12, (), \"a test\")\n",
@@ -433,7 +429,7 @@ fn no_firing_past_a_friend_in_the_line_of_fire() {
         brit("pte_2", "rifleman", 12.0, 9.0, ""),
     ];
     let aim = shooting("british", &[("pte_1", "_may aim")]);
-    game(&refs(&blocked), &refs(&z), &pile("5H", 10)).play_refused(
+    game(&blocked, &z, &pile("5H", 10)).play_refused(
         1,
         &format!("{aim}shoot pte_1 warrior\n"),
         &["pte_2 is in the line of fire: no firing past a friend"],
@@ -443,7 +439,7 @@ fn no_firing_past_a_friend_in_the_line_of_fire() {
         brit("pte_3", "rifleman", 13.2, 9.0, ""),
     ];
     let told = shot(
-        &game(&refs(&clear), &refs(&z), &pile("5H", 10)),
+        &game(&clear, &z, &pile("5H", 10)),
         &aim,
         "shoot pte_1 warrior\n10\n",
     );
@@ -459,7 +455,7 @@ fn a_shot_into_a_melee_strikes_the_target_on_one_to_five_else_the_nearest_in_con
         brit("pte_2", "rifleman", 13.0, 14.0, ""),
     ];
     let z = vec![zulu("warrior", "zulu", 12.0, 14.0, "")];
-    let g = game(&refs(&b), &refs(&z), &pile("2H", 10));
+    let g = game(&b, &z, &pile("2H", 10));
     let aim = shooting("british", &[("pte_1", "_may aim")]);
     let told = shot(&g, &aim, "shoot pte_1 warrior\n3\n7\n1\n");
     assert!(
@@ -477,7 +473,7 @@ fn a_shot_into_a_melee_strikes_the_target_on_one_to_five_else_the_nearest_in_con
 #[test]
 fn a_routing_figure_does_not_shoot() {
     let (b, z) = rifle_and_zulu(5.0, "");
-    game(&refs(&b), &refs(&z), &pile("5H", 10)).play_refused(
+    game(&b, &z, &pile("5H", 10)).play_refused(
         1,
         &format!(
             "{}unit(\"pte_1\").tag(\"routed\")\nshoot pte_1 warrior\n",
@@ -492,7 +488,7 @@ fn a_routing_figure_does_not_shoot() {
 #[test]
 fn a_figure_shoots_only_with_an_order_to_fire_in_the_shooting_phase() {
     let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     g.play_refused(
         1,
         &format!("{}shoot pte_1 warrior\n", shooting("british", &[])),
@@ -520,7 +516,7 @@ fn a_flag_bearer_does_not_fight() {
         brit("pte_1", "rifleman", 14.0, 4.0, ""),
     ];
     let z = vec![zulu("warrior", "zulu", 12.0, 10.0, "")];
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let out = g.play_ok(1, "print(_can_start_melee(unit(\"flag\")))\nprint(_why_no_melee(unit(\"flag\")))\nprint(_can_start_melee(unit(\"pte_1\")))\n");
     assert_eq!(
         after(&out, "print(_can_start_melee(unit(\"flag\")))"),
@@ -562,7 +558,7 @@ fn a_hidden_target_is_two_harder_to_hit_until_a_hit_within_two_inches_exposes_it
         zulu("warrior", "zulu", 12.0, 14.0, ", tags: [hidden]"),
         zulu("w2", "zulu", 14.0, 14.0, ", tags: [hidden]"),
     ];
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let aim = shooting("british", &[("pte_1", "_may aim"), ("pte_2", "_may aim")]);
     let out = g.play_ok(
         1,
@@ -593,8 +589,8 @@ fn a_hidden_target_is_two_harder_to_hit_until_a_hit_within_two_inches_exposes_it
 fn a_target_in_cover_is_two_harder_to_hit() {
     let (b, z) = rifle_and_zulu(9.0, "");
     let g = game_with(
-        &refs(&b),
-        &refs(&z),
+        &b,
+        &z,
         &pile("5H", 10),
         "terrain:\n  - { kind: woods, name: the kraal wood, circle: { centre: [12, 14], radius: 2 } }\n",
     );
@@ -619,8 +615,8 @@ fn a_target_in_cover_is_two_harder_to_hit() {
 fn a_running_target_and_cover_have_numbers_of_their_own() {
     let (b, z) = rifle_and_zulu(9.0, "");
     let g = game_with(
-        &refs(&b),
-        &refs(&z),
+        &b,
+        &z,
         &pile("5H", 10),
         "terrain:\n  - { kind: woods, name: the kraal wood, circle: { centre: [12, 14], radius: 2 } }\ndata: { to_hit: { target_ran: 3, target_in_cover: 1 } }\n",
     );
@@ -653,7 +649,7 @@ fn a_running_target_and_cover_have_numbers_of_their_own() {
 #[test]
 fn spotting_a_hidden_enemy_is_an_activation_check_within_twelve_inches() {
     let (b, z) = rifle_and_zulu(9.0, ", tags: [hidden]");
-    let seen = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let seen = game(&b, &z, &pile("5H", 10));
     let out = seen.play_ok(
         1,
         &format!("{}spot pte_1 warrior\n", shooting("british", &[])),
@@ -662,7 +658,7 @@ fn spotting_a_hidden_enemy_is_an_activation_check_within_twelve_inches() {
         told(&out, "spot pte_1 warrior"),
         "pte_1 looks for warrior (9\")\n  flipped 5♥ from the cards deck\n  pte_1 spot check: card 5♥ against 6: passes (5 is at or under 6)\n  warrior loses the tag `hidden`\npte_1 spots warrior: he is hidden no more\n"
     );
-    let missed = game(&refs(&b), &refs(&z), &pile("9H", 10));
+    let missed = game(&b, &z, &pile("9H", 10));
     let out = missed.play_refused(
         1,
         &format!(
@@ -676,7 +672,7 @@ fn spotting_a_hidden_enemy_is_an_activation_check_within_twelve_inches() {
             .ends_with("fails (9 is over 6)\npte_1 does not make warrior out\n")
     );
     let (b, far) = rifle_and_zulu(13.0, ", tags: [hidden]");
-    game(&refs(&b), &refs(&far), &pile("5H", 10)).play_refused(
+    game(&b, &far, &pile("5H", 10)).play_refused(
         1,
         &format!("{}spot pte_1 warrior\n", shooting("british", &[])),
         &["warrior is 13\" away: a man spots within 12\""],
@@ -701,7 +697,7 @@ fn battery(gun: &str, zulus: &[String]) -> Game {
             ", groups: { unit: battery }, stats: { experience: 8 }",
         ),
     ];
-    game(&refs(&b), &refs(zulus), &pile("5H", 10))
+    game(&b, &zulus, &pile("5H", 10))
 }
 
 // Guards 9 "They have a 45 degree arc from the center of the stand's front": a target 76° off
@@ -741,7 +737,7 @@ fn a_gun_hits_on_its_best_crewmans_experience_and_a_bolt_strikes_for_2d10_plus_2
 fn a_gun_with_no_crew_does_not_fire() {
     let b = vec![brit("gun", "bolt_thrower", 12.0, 4.0, "")];
     let z = vec![zulu("warrior", "zulu", 12.0, 16.0, "")];
-    game(&refs(&b), &refs(&z), &pile("5H", 10)).play_refused(
+    game(&b, &z, &pile("5H", 10)).play_refused(
         1,
         &format!(
             "{}fire gun warrior\n",
@@ -898,7 +894,7 @@ fn a_gun_takes_damage_to_its_hit_points_and_is_wrecked_at_them() {
 /// A grenadier `gren` (experience 6, 2 grenades) at (12, 4) and Zulus as given.
 fn grenadier(zulus: &[String]) -> Game {
     let b = vec![brit("gren", "grenadier", 12.0, 4.0, "")];
-    game(&refs(&b), &refs(zulus), &pile("2H", 10))
+    game(&b, &zulus, &pile("2H", 10))
 }
 
 // Guards 9 "Grenade attacks can be thrown up to 8 inches" and the default blast: a throw is a
@@ -958,7 +954,7 @@ fn minefield(extra_brit: &[String]) -> Game {
         zulu("mines_2", "mine_field", 12.0, 13.0, ""),
         zulu("warrior", "zulu", 30.0, 20.0, ""),
     ];
-    game(&refs(&b), &refs(&z), &pile("2H", 10))
+    game(&b, &z, &pile("2H", 10))
 }
 
 // Guards 10.3 "When a soldier enters a mine field segment there is a 1-3 chance (1d10) per
@@ -1042,7 +1038,7 @@ fn a_vehicle_that_sets_off_a_mine_takes_2d10_to_its_hit_points() {
 #[test]
 fn volley_fire_lets_every_follower_take_an_aimed_shot() {
     let (b, z) = rifle_and_zulu(9.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let out = g.play_refused(
         1,
         "order sgt volley_fire\nend_turn\nend_turn\nreveal sgt\nend_turn\nend_turn\n:dice manual\nshoot pte_1 warrior\n10\nshoot sgt warrior\n",
@@ -1061,7 +1057,7 @@ fn volley_fire_lets_every_follower_take_an_aimed_shot() {
 #[test]
 fn independent_fire_is_standing_leave_to_take_aimed_shots() {
     let (b, z) = rifle_and_zulu(9.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     let told = shot(
         &g,
         &shooting("british", &[("pte_1", "independent_fire")]),
@@ -1083,7 +1079,7 @@ fn independent_fire_is_standing_leave_to_take_aimed_shots() {
 #[test]
 fn a_house_rule_changes_a_shots_modifiers_reload_and_damage_through_hooks() {
     let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game(&b, &z, &pile("5H", 10));
     g.write(
         "steady.rhai",
         "fn to_hit_modifier(v, info) { if info.why == \"snap fire\" { 1 } else { v } }\nfn reload_on(v, info) { 9 }\nfn damage(v, info) { \"1d4\" }\n",
