@@ -12,8 +12,8 @@ mod common;
 
 use common::game::{after, after_last, transcript};
 use common::sint::{
-    brit, game, game_with, orders_then, sergeant_and_rifleman, sergeant_and_rifleman_against,
-    warrior_at, zulu,
+    brit, game, game_with, in_unit, orders_then, sergeant_and_rifleman,
+    sergeant_and_rifleman_against, warrior_at, zulu,
 };
 
 // Guards 5.1 (the allowance; default: foot walk 6"): a man walks 6" and no further, and
@@ -111,8 +111,8 @@ fn a_figure_moves_once_a_turn() {
 #[test]
 fn a_figure_moves_only_in_its_own_sub_phase() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit("pte_1", "rifleman", 12.0, 4.0, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("pte_1", "rifleman", 12.0, 4.0, ""),
         brit("capt", "cavalry_officer", 20.0, 4.0, ""),
     ];
     let z = warrior_at(12.0, 20.0);
@@ -188,13 +188,7 @@ fn crossing_a_hedge_costs_a_man_two_inches() {
 #[test]
 fn a_man_cannot_stand_on_another_or_off_the_table_but_may_on_a_mine_field() {
     let mut b = sergeant_and_rifleman();
-    b.push(brit(
-        "pte_2",
-        "rifleman",
-        12.0,
-        8.0,
-        ", groups: { unit: first }",
-    ));
+    b.push(in_unit("pte_2", "rifleman", 12.0, 8.0, ""));
     let mut z = warrior_at(12.0, 20.0);
     z.push(zulu("mines", "mine_field", 17.0, 8.0, ""));
     let lines = orders_then(
@@ -222,8 +216,8 @@ fn a_man_cannot_stand_on_another_or_off_the_table_but_may_on_a_mine_field() {
 #[test]
 fn moving_backwards_is_half_a_walk_and_keeps_the_facing() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 8.0, ", groups: { unit: first }"),
-        brit("pte_1", "rifleman", 12.0, 8.0, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 10.0, 8.0, ""),
+        in_unit("pte_1", "rifleman", 12.0, 8.0, ""),
     ];
     let z = warrior_at(12.0, 20.0);
     let lines = orders_then(
@@ -251,8 +245,8 @@ fn moving_backwards_is_half_a_walk_and_keeps_the_facing() {
 fn in_melee() -> (Vec<String>, Vec<String>) {
     (
         vec![
-            brit("sgt", "sergeant", 10.0, 10.0, ", groups: { unit: first }"),
-            brit("pte_1", "rifleman", 12.0, 10.0, ", groups: { unit: first }"),
+            in_unit("sgt", "sergeant", 10.0, 10.0, ""),
+            in_unit("pte_1", "rifleman", 12.0, 10.0, ""),
         ],
         warrior_at(12.0, 11.0),
     )
@@ -707,14 +701,8 @@ fn a_routed_man_follows_through_only_toward_his_own_edge() {
 #[test]
 fn a_hidden_man_seen_moving_is_found() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit(
-            "pte_1",
-            "rifleman",
-            12.0,
-            4.0,
-            ", groups: { unit: first }, tags: [hidden]",
-        ),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("pte_1", "rifleman", 12.0, 4.0, ", tags: [hidden]"),
     ];
     let z = warrior_at(12.0, 20.0);
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7"]);

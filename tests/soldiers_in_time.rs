@@ -11,8 +11,8 @@ mod common;
 
 use common::game::{after, chance_at_prompt, transcript};
 use common::sint::{
-    brit, game, game_with, one_zulu, order_and_reveal, section_game, sergeant_and_two_riflemen,
-    zulu,
+    brit, game, game_with, in_unit, one_zulu, order_and_reveal, section_game,
+    sergeant_and_two_riflemen, zulu,
 };
 
 // Guards 5 "Setup": "the players need to decide if they are red or black": the first side
@@ -176,15 +176,9 @@ fn forward_march_is_checked_on_the_leader_and_a_failure_leaves_snap_fire_to_his_
 #[test]
 fn formed_charge_checks_the_best_man_and_follow_him_the_worst() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit(
-            "vet",
-            "rifleman",
-            12.0,
-            4.0,
-            ", groups: { unit: first }, stats: { experience: 9 }",
-        ),
-        brit("rookie", "recruit", 8.0, 4.0, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("vet", "rifleman", 12.0, 4.0, ", stats: { experience: 9 }"),
+        in_unit("rookie", "recruit", 8.0, 4.0, ""),
     ];
     let z = one_zulu();
     let charge = game(&b, &z, &["2H", "9S"]).play_ok(1, &order_and_reveal("sgt formed_charge"));
@@ -243,21 +237,15 @@ fn the_save_number_is_experience_less_the_wound() {
 /// The British sergeant's section with pte_1 routed (a stat-free way: the scenario's tag).
 fn routed_section(extra: &str) -> Vec<String> {
     vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit(
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit(
             "pte_1",
             "rifleman",
             12.0,
             4.0,
-            &format!(", groups: {{ unit: first }}, tags: [routed]{extra}"),
+            &format!(", tags: [routed]{extra}"),
         ),
-        brit(
-            "pte_2",
-            "rifleman",
-            22.0,
-            4.0,
-            ", groups: { unit: first }, tags: [routed]",
-        ),
+        in_unit("pte_2", "rifleman", 22.0, 4.0, ", tags: [routed]"),
     ]
 }
 
@@ -382,9 +370,9 @@ fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
 #[test]
 fn an_order_that_looks_like_a_figures_id_is_an_order() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit("gun", "cannon", 14.0, 4.0, ", groups: { unit: first }"),
-        brit("pte_1", "gunner", 11.5, 4.0, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("gun", "cannon", 14.0, 4.0, ""),
+        in_unit("pte_1", "gunner", 11.5, 4.0, ""),
     ];
     let z = one_zulu();
     let out = game(&b, &z, &[]).play_ok(1, "order pte_1 run\norder gun hold\n");
@@ -404,14 +392,8 @@ fn an_order_that_looks_like_a_figures_id_is_an_order() {
 /// Zulu's 5 + 9 against the sergeant's 4 + 10), so no card is flipped there.
 fn a_whole_turn() -> common::Output {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit(
-            "pte_1",
-            "rifleman",
-            12.0,
-            4.0,
-            ", groups: { unit: first }, tags: [routed]",
-        ),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("pte_1", "rifleman", 12.0, 4.0, ", tags: [routed]"),
         brit("cav", "cavalryman", 20.0, 4.0, ""),
         brit("tank", "tank", 30.0, 4.0, ""),
     ];
@@ -795,21 +777,9 @@ fn a_routing_man_surrenders_only_when_every_way_home_is_blocked() {
 #[test]
 fn independent_fire_ends_when_the_leader_dies_not_any_man() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit(
-            "pte_1",
-            "rifleman",
-            12.5,
-            4.0,
-            ", groups: { unit: first }, tags: [independent_fire]",
-        ),
-        brit(
-            "pte_2",
-            "rifleman",
-            22.0,
-            4.0,
-            ", groups: { unit: first }, tags: [independent_fire]",
-        ),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("pte_1", "rifleman", 12.5, 4.0, ", tags: [independent_fire]"),
+        in_unit("pte_2", "rifleman", 22.0, 4.0, ", tags: [independent_fire]"),
     ];
     let z = one_zulu();
     let out = game(&b, &z, &["2S"]).play_ok(
@@ -947,8 +917,8 @@ fn only_a_leader_gives_his_unit_a_group_order() {
 #[test]
 fn formed_charge_lets_the_unit_run_and_charge_and_follow_him_walk_and_snap() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit("rookie", "recruit", 12.0, 4.0, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("rookie", "recruit", 12.0, 4.0, ""),
     ];
     let z = one_zulu();
     let leave = "print([\"move\", \"run\", \"charge\", \"snap\"].filter(|w| unit(\"rookie\").has_tag(\"_may \" + w)))\n";
@@ -1278,13 +1248,7 @@ fn refusals_and_checks_speak_the_players_words() {
     );
     let b = routed_section("");
     let mut b = b.clone();
-    b[0] = brit(
-        "sgt",
-        "sergeant",
-        10.0,
-        4.0,
-        ", groups: { unit: first }, tags: [routed]",
-    );
+    b[0] = in_unit("sgt", "sergeant", 10.0, 4.0, ", tags: [routed]");
     let out = game(&b, &z, &["2S"]).play_refused(
         1,
         "flee sgt\nflee warrior\n",

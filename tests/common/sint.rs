@@ -44,6 +44,18 @@ pub fn brit(id: &str, kind: &str, x: f64, y: f64, extra: &str) -> String {
     format!("{{ id: {id}, type: {kind}, at: [{x}, {y}]{extra} }}")
 }
 
+/// A figure of the British unit `first` facing north: `in_unit("pte_1", "rifleman", 12.0, 4.0,
+/// ", tags: [routed]")`.
+pub fn in_unit(id: &str, kind: &str, x: f64, y: f64, extra: &str) -> String {
+    brit(
+        id,
+        kind,
+        x,
+        y,
+        &format!(", groups: {{ unit: first }}{extra}"),
+    )
+}
+
 /// A figure of the Zulus facing south.
 pub fn zulu(id: &str, kind: &str, x: f64, y: f64, extra: &str) -> String {
     format!("{{ id: {id}, type: {kind}, at: [{x}, {y}], facing: 180{extra} }}")
@@ -68,8 +80,8 @@ pub fn game_with(
 /// him at (12, 4), both of the unit `first`, facing north.
 pub fn sergeant_and_rifleman() -> Vec<String> {
     vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit("pte_1", "rifleman", 12.0, 4.0, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("pte_1", "rifleman", 12.0, 4.0, ""),
     ]
 }
 
@@ -77,13 +89,7 @@ pub fn sergeant_and_rifleman() -> Vec<String> {
 /// sergeant at (22, 4): beyond his command range.
 pub fn sergeant_and_two_riflemen() -> Vec<String> {
     let mut men = sergeant_and_rifleman();
-    men.push(brit(
-        "pte_2",
-        "rifleman",
-        22.0,
-        4.0,
-        ", groups: { unit: first }",
-    ));
+    men.push(in_unit("pte_2", "rifleman", 22.0, 4.0, ""));
     men
 }
 
