@@ -289,8 +289,7 @@ fn a_routed_leader_rallies_on_a_face_card_only_beside_an_equal_or_better_leader(
         brit("lt", "officer", 22.0, 4.0, ", tags: [routed]"),
         brit("capt", "lord", 24.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&b, &z, &["JS", "JH"]).play_ok(1, "rally sgt\nrally lt\n");
+    let out = game(&b, &one_zulu(), &["JS", "JH"]).play_ok(1, "rally sgt\nrally lt\n");
     let t = transcript(&out);
     assert!(t.contains("sgt rally check: card J♠, a face card, against 8: fails (no leader of equal or greater experience within command range)"), "{t}");
     assert!(t.contains("lt rally check: card J♥, a face card, against 8: passes (capt (experience 9) is within command range)"), "{t}");
@@ -311,8 +310,7 @@ fn every_ten_men_need_a_leader() {
             )
         })
         .collect();
-    let z = one_zulu();
-    let out = game(&b, &z, &[]).check();
+    let out = game(&b, &one_zulu(), &[]).check();
     out.expect_code(1);
     assert!(
         out.stdout.contains(
@@ -337,10 +335,9 @@ fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
         brit("pte_1", "rifleman", 12.0, 4.0, ""),
         brit("pte_2", "rifleman", 14.0, 4.0, ""),
     ];
-    let z = one_zulu();
     // capt's death: pte_1 (within 1", his man, in sight) checks morale once, on 5, pte_2 (his
     // man, in sight) once, on 6; then the retreat: pte_1 K (captured), pte_2 6 (leaves).
-    let out = game(&b, &z, &["5S", "6S", "KS", "6H"]).play_ok(
+    let out = game(&b, &one_zulu(), &["5S", "6S", "KS", "6H"]).play_ok(
         1,
         "_kill(unit(\"capt\"), (), \"killed by a test\")\nprint(victory())\n",
     );
@@ -566,8 +563,7 @@ fn a_leader_takes_a_leaders_help_only_from_a_superior_leader() {
         brit("sgt_2", "sergeant", 24.0, 4.0, ""),
         brit("capt", "lord", 26.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&b, &z, &["KS", "KH"]).play_ok(
+    let out = game(&b, &one_zulu(), &["KS", "KH"]).play_ok(
         1,
         "_morale_card(unit(\"sgt\"))\n_morale_card(unit(\"sgt_2\"))\n",
     );
@@ -588,8 +584,7 @@ fn only_the_best_leader_in_range_modifies_a_check() {
         brit("pte_1", "rifleman", 12.0, 4.0, ""),
         brit("capt", "lord", 14.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game_with(&b, &z, &["7S", "8S", "QS"], "data: { leader_modifier: 1 }\n")
+    let out = game_with(&b, &one_zulu(), &["7S", "8S", "QS"], "data: { leader_modifier: 1 }\n")
         .play_ok(
             1,
             "_morale_card(unit(\"pte_1\"))\n_morale_card(unit(\"pte_1\"))\n_morale_card(unit(\"pte_1\"))\n",
@@ -618,8 +613,7 @@ fn flag_section() -> Vec<String> {
 // one. "Your men can only be modified by one Flag bearer": the nearest is named.
 #[test]
 fn a_flag_bearer_within_eight_inches_helps_rally_and_morale_as_a_leader() {
-    let z = one_zulu();
-    let out = game(&flag_section(), &z, &["KS", "KH"])
+    let out = game(&flag_section(), &one_zulu(), &["KS", "KH"])
         .play_ok(1, "rally pte_1\n_morale(unit(\"pte_2\"), \"a test\")\n");
     out.stdout_has(&[
         "  pte_1 rally check: card K♠, a face card, against 6: passes (flag's flag is within 8\")\n",
@@ -641,9 +635,8 @@ fn a_friend_within_one_inch_killed_sets_off_a_morale_check() {
         brit("pte_2", "rifleman", 12.0, 4.0, ""),
         brit("pte_3", "rifleman", 16.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out =
-        game(&b, &z, &["9S"]).play_ok(1, "_kill(unit(\"pte_2\"), (), \"killed by a test\")\n");
+    let out = game(&b, &one_zulu(), &["9S"])
+        .play_ok(1, "_kill(unit(\"pte_2\"), (), \"killed by a test\")\n");
     let t = after(&out, "_kill(unit(\"pte_2\"), (), \"killed by a test\")");
     assert!(
         t.contains("pte_1 checks morale: pte_2 is killed within 1\"\n"),
@@ -664,9 +657,8 @@ fn a_leader_killed_sets_off_checks_in_which_a_face_card_routs_unless_another_lea
         brit("pte_3", "rifleman", 12.5, 4.0, ""),
         brit("lt", "officer", 14.5, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out =
-        game(&b, &z, &["KS", "KH"]).play_ok(1, "_kill(unit(\"sgt\"), (), \"killed by a test\")\n");
+    let out = game(&b, &one_zulu(), &["KS", "KH"])
+        .play_ok(1, "_kill(unit(\"sgt\"), (), \"killed by a test\")\n");
     out.stdout_has(&[
         "pte_1 checks morale: his leader sgt is killed\n",
         "  pte_1 morale check: card K♠, a face card, against 6: fails (no leader within command range)\npte_1 fails the morale check and routs",
@@ -781,8 +773,7 @@ fn independent_fire_ends_when_the_leader_dies_not_any_man() {
         in_unit("pte_1", "rifleman", 12.5, 4.0, ", tags: [independent_fire]"),
         in_unit("pte_2", "rifleman", 22.0, 4.0, ", tags: [independent_fire]"),
     ];
-    let z = one_zulu();
-    let out = game(&b, &z, &["2S"]).play_ok(
+    let out = game(&b, &one_zulu(), &["2S"]).play_ok(
         1,
         "_kill(unit(\"pte_2\"), (), \"killed by a test\")\nprint(unit(\"pte_1\").has_tag(\"independent_fire\"))\n_kill(unit(\"sgt\"), (), \"killed by a test\")\nprint(unit(\"pte_1\").has_tag(\"independent_fire\"))\n",
     );
@@ -1094,8 +1085,7 @@ fn a_friend_within_an_inch_of_a_long_base_checks_morale_when_it_falls() {
         brit("pte_1", "rifleman", 10.0, 12.3, ""),
         brit("pte_2", "rifleman", 13.0, 10.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&b, &z, &["3S", "4S"])
+    let out = game(&b, &one_zulu(), &["3S", "4S"])
         .play_ok(1, "_kill(unit(\"trooper\"), (), \"killed by a test\")\n");
     let t = transcript(&out);
     assert!(
@@ -1179,9 +1169,8 @@ fn a_routed_leader_takes_the_modifier_of_an_equal_leader_when_he_rallies() {
         brit("sgt", "sergeant", 10.0, 4.0, ", tags: [routed]"),
         brit("cpl", "sergeant", 12.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out =
-        game_with(&b, &z, &["9S"], "data: { leader_modifier: 1 }\n").play_ok(1, "rally sgt\n");
+    let out = game_with(&b, &one_zulu(), &["9S"], "data: { leader_modifier: 1 }\n")
+        .play_ok(1, "rally sgt\n");
     out.stdout_has(&[
         "  sgt rally check: card 9♠ against 9: passes (9 is at or under 9)\n",
         "sgt rallies\n",
@@ -1213,8 +1202,7 @@ fn a_horses_save_is_its_own_and_any_leader_near_the_rider_helps() {
         brit("sgt", "sergeant", 10.0, 4.0, ""),
         brit("capt", "cavalry_officer", 12.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&b, &z, &["KH"]).play_ok(1, "_horse_save(unit(\"capt\"), 2)\n");
+    let out = game(&b, &one_zulu(), &["KH"]).play_ok(1, "_horse_save(unit(\"capt\"), 2)\n");
     out.stdout_has(&[
         "  capt's horse must save on 3 or under (the horse's experience 5 less 2); the card is flipped for The British\n",
         "  capt's horse save check: card K♥, a face card, against 3: passes (of The British's colour, with sgt within command range)\n",
@@ -1275,8 +1263,7 @@ fn one_death_costs_each_man_one_morale_check_at_most() {
         brit("capt", "lord", 10.0, 4.0, ""),
         brit("pte_1", "rifleman", 11.5, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&b, &z, &["5S", "9S", "9H"])
+    let out = game(&b, &one_zulu(), &["5S", "9S", "9H"])
         .play_ok(1, "_kill(unit(\"capt\"), (), \"killed by a test\")\n");
     let t = after(&out, "_kill(unit(\"capt\"), (), \"killed by a test\")");
     assert!(
@@ -1324,8 +1311,7 @@ fn a_house_rule_knows_which_leader_or_flag_modifies_a_check() {
         brit("flag", "flag_bearer", 30.0, 4.0, ""),
         brit("pte_2", "rifleman", 32.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let g = game(&b, &z, &["7S", "8S"]);
+    let g = game(&b, &one_zulu(), &["7S", "8S"]);
     g.write(
         "leaders.rhai",
         "fn leader_modifier(value, info) { if info.flag { value + 2 } else { value + info.leader.stat(\"experience\") - 7 } }\n",
