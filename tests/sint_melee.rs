@@ -19,8 +19,7 @@ use common::sint::{brit, game, game_with, zulu};
 /// Plays `lines` in the melee phase with dice typed in; all must succeed.
 #[track_caller]
 fn melee(british: &[String], zulus: &[String], cards: &[&str], lines: &str) -> Output {
-    game(&british, &zulus, cards)
-        .play_ok(1, &format!("set_phase(\"melee\")\n:dice manual\n{lines}"))
+    game(british, zulus, cards).play_ok(1, &format!("set_phase(\"melee\")\n:dice manual\n{lines}"))
 }
 
 /// Asserts that what `line` printed contains `block` exactly.

@@ -313,7 +313,7 @@ fn exact_odds_of_a_shot_hit_damage_and_a_save_by_card() {
         shooting("zulus", &[("warrior", "_may aim")])
     );
     let odds = |b: &[String]| {
-        let out = game(&b, &z, &[]).play_ok(1, &lines);
+        let out = game(b, &z, &[]).play_ok(1, &lines);
         let printed = after(&out, ":odds shoot warrior pte_1");
         assert!(printed.contains(": exact, over "), "{printed}");
         printed
@@ -682,7 +682,7 @@ fn battery(gun: &str, zulus: &[String]) -> Game {
             ", groups: { unit: battery }, stats: { experience: 8 }",
         ),
     ];
-    game_on_5h(&b, &zulus)
+    game_on_5h(&b, zulus)
 }
 
 // Guards 9 "They have a 45 degree arc from the center of the stand's front": a target 76° off
@@ -866,7 +866,7 @@ fn a_gun_takes_damage_to_its_hit_points_and_is_wrecked_at_them() {
 /// A grenadier `gren` (experience 6, 2 grenades) at (12, 4) and Zulus as given.
 fn grenadier(zulus: &[String]) -> Game {
     let b = vec![brit("gren", "grenadier", 12.0, 4.0, "")];
-    game(&b, &zulus, &pile("2H", 10))
+    game(&b, zulus, &pile("2H", 10))
 }
 
 // Guards 9 "Grenade attacks can be thrown up to 8 inches" and the default blast: a throw is a

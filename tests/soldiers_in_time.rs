@@ -822,7 +822,7 @@ fn volley_fire_needs_the_leader_to_see_an_enemy() {
 /// scenario brings none, so `setup` makes and shuffles 52 cards).
 #[track_caller]
 fn odds_at_prompt(b: &[String], z: &[String], setup: &str, line: &str) -> String {
-    let out = game(&b, &z, &[]).play_ok(1, &format!("{setup}:odds {line}\n"));
+    let out = game(b, z, &[]).play_ok(1, &format!("{setup}:odds {line}\n"));
     let printed = after(&out, &format!(":odds {line}"));
     assert!(printed.contains(": exact, over 52 branches"), "{printed}");
     printed
