@@ -57,20 +57,41 @@ fn journals(data: &Path) -> Vec<PathBuf> {
     all
 }
 
+/// A temporary folder (a data folder, a project, a place to run in).
+fn folder() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a folder")
+}
+
+/// The journal written last in the data folder `data`.
+fn last_journal(data: &Path) -> PathBuf {
+    journals(data).pop().expect("a journal")
+}
+
+/// `play --seed SEED` of the default scenario with the data folder `data`, typing `stdin`.
+fn play(data: &Path, seed: &str, stdin: &str) -> (String, String, i32) {
+    run(data, &["play", "--seed", seed], stdin)
+}
+
+/// `play --resume` of the last session of the data folder `data`, typing `stdin` after it.
+fn resume(data: &Path, stdin: &str) -> (String, String, i32) {
+    run(data, &["play", "--resume"], stdin)
+}
+
+/// `replay JOURNAL` with the data folder `data`, run in it.
+fn replay(data: &Path, journal: &Path) -> (String, String, i32) {
+    run(data, &["replay", journal.to_str().expect("utf-8")], "")
+}
+
 const GAME: &str = "melee viking_1 legionary_1\nmelee viking_2 legionary_2\nroll 3d6\n";
 
 // Guards "sandtable replay JOURNAL reproduces it exactly": the same bytes as the session.
 #[test]
 fn replay_matches_the_original_byte_for_byte() {
-    let data = tempfile::tempdir().expect("a folder");
-    let (original, _, code) = run(data.path(), &["play", "--seed", "3"], GAME);
+    let data = folder();
+    let (original, _, code) = play(data.path(), "3", GAME);
     assert_eq!(code, 0);
-    let journal = journals(data.path()).pop().expect("a journal");
-    let (replayed, warnings, code) = run(
-        data.path(),
-        &["replay", journal.to_str().expect("utf-8")],
-        "",
-    );
+    let journal = last_journal(data.path());
+    let (replayed, warnings, code) = replay(data.path(), &journal);
     assert_eq!(code, 0);
     assert_eq!(replayed, original);
     assert!(warnings.is_empty(), "{warnings}");
@@ -80,15 +101,11 @@ fn replay_matches_the_original_byte_for_byte() {
 // resumed session goes on exactly as the uninterrupted one.
 #[test]
 fn resumed_session_goes_on_as_if_never_stopped() {
-    let data = tempfile::tempdir().expect("a folder");
-    let (whole, _, _) = run(
-        data.path(),
-        &["play", "--seed", "3"],
-        &format!("{GAME}roll 3d6\n"),
-    );
-    let data = tempfile::tempdir().expect("a folder");
-    let _ = run(data.path(), &["play", "--seed", "3"], GAME);
-    let (resumed, _, code) = run(data.path(), &["play", "--resume"], "roll 3d6\n");
+    let data = folder();
+    let (whole, _, _) = play(data.path(), "3", &format!("{GAME}roll 3d6\n"));
+    let data = folder();
+    let _ = play(data.path(), "3", GAME);
+    let (resumed, _, code) = resume(data.path(), "roll 3d6\n");
     assert_eq!(code, 0);
     assert!(resumed.starts_with("resumed "), "{resumed}");
     assert!(resumed.contains("3 lines replayed"), "{resumed}");
@@ -101,16 +118,12 @@ fn resumed_session_goes_on_as_if_never_stopped() {
 // the same file, the replay rolled other dice. Found by `a_journal_replays_the_same_game`.
 #[test]
 fn replay_opens_a_save_as_it_was_saved_then() {
-    let data = tempfile::tempdir().expect("a folder");
+    let data = folder();
     let game = ":save game.json\nroll 3d6\n:open game.json\nroll 2d6\n:save game.json\n:log 3\n";
-    let (original, _, code) = run(data.path(), &["play", "--seed", "1"], game);
+    let (original, _, code) = play(data.path(), "1", game);
     assert_eq!(code, 0);
-    let journal = journals(data.path()).pop().expect("a journal");
-    let (replayed, _, code) = run(
-        data.path(),
-        &["replay", journal.to_str().expect("utf-8")],
-        "",
-    );
+    let journal = last_journal(data.path());
+    let (replayed, _, code) = replay(data.path(), &journal);
     assert_eq!(code, 0);
     assert_eq!(replayed, original);
 }
@@ -119,11 +132,11 @@ fn replay_opens_a_save_as_it_was_saved_then() {
 // that opening the save had taken back.
 #[test]
 fn resume_opens_the_saves_the_session_opened() {
-    let data = tempfile::tempdir().expect("a folder");
+    let data = folder();
     let game = ":save game.json\nroll 3d6\n:open game.json\n";
-    let (_, _, code) = run(data.path(), &["play", "--seed", "1"], game);
+    let (_, _, code) = play(data.path(), "1", game);
     assert_eq!(code, 0);
-    let (resumed, _, code) = run(data.path(), &["play", "--resume"], ":log 3\n");
+    let (resumed, _, code) = resume(data.path(), ":log 3\n");
     assert_eq!(code, 0);
     assert!(resumed.contains("3 lines replayed"), "{resumed}");
     assert!(
@@ -136,16 +149,12 @@ fn resume_opens_the_saves_the_session_opened() {
 // though it replays quietly: only its one line of summary, then the prompt, should show.
 #[test]
 fn resume_replays_manual_dice_quietly_and_keeps_asking() {
-    let data = tempfile::tempdir().expect("a folder");
+    let data = folder();
     let game = ":dice manual\nmelee viking_1 legionary_1\n4\n2 6\n";
-    let (played, _, code) = run(data.path(), &["play", "--seed", "1"], game);
+    let (played, _, code) = play(data.path(), "1", game);
     assert_eq!(code, 0, "{played}");
     assert!(played.contains("viking_1 attacks with 1 die"), "{played}");
-    let (resumed, _, code) = run(
-        data.path(),
-        &["play", "--resume"],
-        "roll(\"1d6\", \"after\")\n5\n",
-    );
+    let (resumed, _, code) = resume(data.path(), "roll(\"1d6\", \"after\")\n5\n");
     assert_eq!(code, 0, "{resumed}");
     assert!(resumed.starts_with("resumed "), "{resumed}");
     assert!(
@@ -159,9 +168,9 @@ fn resume_replays_manual_dice_quietly_and_keeps_asking() {
 
 #[test]
 fn replay_warns_of_changed_scripts() {
-    let data = tempfile::tempdir().expect("a folder");
-    let _ = run(data.path(), &["play", "--seed", "3"], GAME);
-    let journal = journals(data.path()).pop().expect("a journal");
+    let data = folder();
+    let _ = play(data.path(), "3", GAME);
+    let journal = last_journal(data.path());
     let text = std::fs::read_to_string(&journal).expect("the journal");
     // Pretend the scenario had another fingerprint when the game was played (a file of the
     // project is named relative to it).
@@ -173,11 +182,7 @@ fn replay_warns_of_changed_scripts() {
     );
     assert_ne!(edited, text, "the scenario is fingerprinted");
     std::fs::write(&journal, edited).expect("an edit");
-    let (_, warnings, _) = run(
-        data.path(),
-        &["replay", journal.to_str().expect("utf-8")],
-        "",
-    );
+    let (_, warnings, _) = replay(data.path(), &journal);
     assert!(
         warnings.contains("romans_vs_vikings.yaml has changed since the journal was written"),
         "{warnings}"
@@ -190,7 +195,7 @@ fn replay_warns_of_changed_scripts() {
 #[test]
 fn killed_session_is_resumed_losing_nothing() {
     use std::io::{BufRead, BufReader};
-    let data = tempfile::tempdir().expect("a folder");
+    let data = folder();
     let mut child = common::binary_command(&common::project(), &["play", "--seed", "3"])
         .env("SANDTABLE_DATA", data.path())
         .stdin(Stdio::piped())
@@ -212,11 +217,7 @@ fn killed_session_is_resumed_losing_nothing() {
     }
     child.kill().expect("a kill");
     let _ = child.wait();
-    let (resumed, _, code) = run(
-        data.path(),
-        &["play", "--resume"],
-        "print(unit(\"legionary_1\").in_play)\n",
-    );
+    let (resumed, _, code) = resume(data.path(), "print(unit(\"legionary_1\").in_play)\n");
     assert_eq!(code, 0);
     assert!(resumed.contains("3 lines replayed"), "{resumed}");
     assert!(
@@ -229,10 +230,10 @@ fn killed_session_is_resumed_losing_nothing() {
 // is the same, byte for byte.
 #[test]
 fn manual_dice_are_journaled_and_replayed() {
-    let data = tempfile::tempdir().expect("a folder");
-    let (original, _, code) = run(
+    let data = folder();
+    let (original, _, code) = play(
         data.path(),
-        &["play", "--seed", "3"],
+        "3",
         ":dice manual\nmelee viking_1 legionary_1\n4\n2 6\nroll 3d6\n",
     );
     assert_eq!(code, 0);
@@ -240,12 +241,8 @@ fn manual_dice_are_journaled_and_replayed() {
         original.contains("legionary_1 defends with 2 dice: 2d6kh1 [~2, 6] = 6"),
         "{original}"
     );
-    let journal = journals(data.path()).pop().expect("a journal");
-    let (replayed, _, code) = run(
-        data.path(),
-        &["replay", journal.to_str().expect("utf-8")],
-        "",
-    );
+    let journal = last_journal(data.path());
+    let (replayed, _, code) = replay(data.path(), &journal);
     assert_eq!(code, 0);
     assert_eq!(replayed, original);
 }
@@ -254,10 +251,10 @@ fn manual_dice_are_journaled_and_replayed() {
 // them, like manual dice, so a replay and a resume draw the very same cards.
 #[test]
 fn manual_cards_are_journaled_replayed_and_resumed() {
-    let data = tempfile::tempdir().expect("a folder");
-    let (original, _, code) = run(
+    let data = folder();
+    let (original, _, code) = play(
         data.path(),
-        &["play", "--seed", "3"],
+        "3",
         ":cards manual\nlet d = new_deck(\"orders\", \"standard\"); d.shuffle();\nd.draw(2)\nQS 2H\ndraw orders 1\n2H\nJOKER\n5d\nroll 3d6\n",
     );
     assert_eq!(code, 0, "{original}");
@@ -269,20 +266,12 @@ fn manual_cards_are_journaled_replayed_and_resumed() {
         original.contains("  drew 5♦ from the orders deck\n"),
         "{original}"
     );
-    let journal = journals(data.path()).pop().expect("a journal");
-    let (replayed, _, code) = run(
-        data.path(),
-        &["replay", journal.to_str().expect("utf-8")],
-        "",
-    );
+    let journal = last_journal(data.path());
+    let (replayed, _, code) = replay(data.path(), &journal);
     assert_eq!(code, 0);
     assert_eq!(replayed, original);
     // Resumed, the cards are still typed in, and the pile is the one left.
-    let (resumed, _, code) = run(
-        data.path(),
-        &["play", "--resume"],
-        "draw orders 1\nQS\nAC\n",
-    );
+    let (resumed, _, code) = resume(data.path(), "draw orders 1\nQS\nAC\n");
     assert_eq!(code, 0, "{resumed}");
     assert!(
         resumed.contains("`Q♠` is not in the draw pile of the `orders` deck: drawn already, or not in this deck; draw a card from the orders deck (49 in the pile)"),
@@ -299,22 +288,18 @@ fn manual_cards_are_journaled_replayed_and_resumed() {
 // nothing, its standard output still the session's.
 #[test]
 fn replay_and_resume_write_no_save() {
-    let data = tempfile::tempdir().expect("a folder");
-    let (original, _, code) = run(
+    let data = folder();
+    let (original, _, code) = play(
         data.path(),
-        &["play", "--seed", "3"],
+        "3",
         "melee viking_1 legionary_1\n:save game.json\n",
     );
     assert_eq!(code, 0);
     assert!(original.contains("saved to game.json\n"), "{original}");
     let save = data.path().join("game.json");
     std::fs::write(&save, "kept").expect("a file of the player's");
-    let journal = journals(data.path()).pop().expect("a journal");
-    let (replayed, warnings, code) = run(
-        data.path(),
-        &["replay", journal.to_str().expect("utf-8")],
-        "",
-    );
+    let journal = last_journal(data.path());
+    let (replayed, warnings, code) = replay(data.path(), &journal);
     assert_eq!(code, 0);
     assert_eq!(replayed, original);
     assert!(
@@ -322,7 +307,7 @@ fn replay_and_resume_write_no_save() {
         "{warnings}"
     );
     assert_eq!(std::fs::read_to_string(&save).expect("the file"), "kept");
-    let (resumed, _, code) = run(data.path(), &["play", "--resume"], "");
+    let (resumed, _, code) = resume(data.path(), "");
     assert_eq!(code, 0, "{resumed}");
     assert_eq!(std::fs::read_to_string(&save).expect("the file"), "kept");
 }
@@ -331,7 +316,7 @@ fn replay_and_resume_write_no_save() {
 /// `scenarios/` (a replay reads only files of its project, so a test that edits the files a
 /// game reads keeps them in one).
 fn project_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("a folder");
+    let dir = folder();
     for sub in ["scripts", "scenarios"] {
         common::game::copy_dir(&common::project().join(sub), &dir.path().join(sub));
     }
@@ -420,7 +405,7 @@ fn replay_reloads_where_the_session_reloaded() {
     let (project, games, scenario) = house_rule_game();
     let project = project.path();
     let rule = games.join("rule.rhai");
-    let data = tempfile::tempdir().expect("a folder");
+    let data = folder();
     let scenario = scenario.to_str().expect("utf-8");
     let original = play_editing(
         project,
@@ -450,7 +435,7 @@ fn replay_reloads_where_the_session_reloaded() {
         2,
         "{original}"
     );
-    let journal = journals(data.path()).pop().expect("a journal");
+    let journal = last_journal(data.path());
     let (replayed, warnings, code) = run_project(
         project,
         data.path(),
@@ -482,7 +467,7 @@ fn replay_reloads_where_the_session_reloaded() {
 fn replay_warns_of_a_house_rule_put_in_force_and_changed_since() {
     let project = project_copy();
     let project = project.path();
-    let data = tempfile::tempdir().expect("a folder");
+    let data = folder();
     let extra = project.join("scenarios/extra.rhai");
     std::fs::write(&extra, "fn extra() { 1 }\n").expect("a rule");
     let (original, _, code) = run_project(
@@ -494,7 +479,7 @@ fn replay_warns_of_a_house_rule_put_in_force_and_changed_since() {
     );
     assert_eq!(code, 0, "{original}");
     std::fs::write(&extra, "fn extra() { 2 }\n").expect("an edit");
-    let journal = journals(data.path()).pop().expect("a journal");
+    let journal = last_journal(data.path());
     let (_, warnings, code) = run_project(
         project,
         data.path(),
@@ -525,7 +510,7 @@ fn replay_warns_of_changed_imported_scripts() {
         "rule.rhai",
         "import \"first\" as f;\nfn double_two() {\n    import \"helper\" as h;\n    h::two() * 2\n}\n",
     );
-    let data = tempfile::tempdir().expect("a folder");
+    let data = folder();
     let scenario = scenario.to_str().expect("utf-8");
     let (original, _, code) = run_project(
         project,
@@ -536,7 +521,7 @@ fn replay_warns_of_changed_imported_scripts() {
     );
     assert_eq!(code, 0);
     assert!(original.ends_with("\n4\n"), "{original}");
-    let journal = journals(data.path()).pop().expect("a journal");
+    let journal = last_journal(data.path());
     let replay = || {
         run_project(
             project,
@@ -568,7 +553,7 @@ fn replay_warns_of_changed_imported_scripts() {
 // from another folder, warned that each file had changed, or found no project at all.
 #[test]
 fn replay_from_another_folder_of_a_session_with_relative_paths() {
-    let data = tempfile::tempdir().expect("a folder");
+    let data = folder();
     // Played in the project folder (it writes nothing there: the data folder is `data`).
     let out = std::process::Command::new(common::BINARY)
         .args([
@@ -599,8 +584,8 @@ fn replay_from_another_folder_of_a_session_with_relative_paths() {
         .expect("the binary runs");
     assert!(out.status.success(), "{out:?}");
     let original = String::from_utf8_lossy(&out.stdout).into_owned();
-    let elsewhere = tempfile::tempdir().expect("a folder");
-    let journal = journals(data.path()).pop().expect("a journal");
+    let elsewhere = folder();
+    let journal = last_journal(data.path());
     let (replayed, warnings, code) = run_in(
         elsewhere.path(),
         data.path(),
@@ -633,16 +618,16 @@ fn write_journal(path: &Path, values: &[serde_json::Value]) {
 // lines (`:with`, `:load`, `:open`) and its fingerprints did the same.
 #[test]
 fn a_strangers_journal_reads_nothing_outside_the_project() {
-    let data = tempfile::tempdir().expect("a folder");
-    let (_, _, code) = run(
+    let data = folder();
+    let (_, _, code) = play(
         data.path(),
-        &["play", "--seed", "3"],
+        "3",
         ":save game.json\nroll 1d6\n:open game.json\n",
     );
     assert_eq!(code, 0);
-    let played = journal_values(&journals(data.path()).pop().expect("a journal"));
+    let played = journal_values(&last_journal(data.path()));
     // Files outside the project, each beginning with a secret that must never be shown.
-    let outside = tempfile::tempdir().expect("a folder");
+    let outside = folder();
     let secret = |name: &str, text: &str| {
         let path = outside.path().join(name);
         std::fs::write(&path, format!("SECRET {text}\n")).expect("a file");
@@ -766,11 +751,11 @@ fn a_strangers_journal_reads_nothing_outside_the_project() {
 // players, with its journal) replayed nothing: "holds no `scripts` folder".
 #[test]
 fn a_journal_moved_with_its_project_replays() {
-    let place = tempfile::tempdir().expect("a folder");
+    let place = folder();
     let first = place.path().join("first");
     std::fs::rename(project_copy().keep(), &first).expect("a project moved in");
     std::fs::write(first.join("scenarios/extra.rhai"), "fn extra() { 7 }\n").expect("a rule");
-    let data = tempfile::tempdir().expect("a folder");
+    let data = folder();
     let (original, _, code) = run_project(
         &first,
         &first,
@@ -786,13 +771,13 @@ fn a_journal_moved_with_its_project_replays() {
         &format!("{GAME}print(extra())\n"),
     );
     assert_eq!(code, 0, "{original}");
-    let journal = journals(data.path()).pop().expect("a journal");
+    let journal = last_journal(data.path());
     let header = std::fs::read_to_string(&journal).expect("the journal");
     let header = header.lines().next().expect("a header");
     assert!(!header.contains(first.to_str().expect("utf-8")), "{header}");
     let second = place.path().join("second");
     std::fs::rename(&first, &second).expect("the project moved");
-    let elsewhere = tempfile::tempdir().expect("a folder");
+    let elsewhere = folder();
     let (replayed, warnings, code) = run_project(
         &second,
         elsewhere.path(),
@@ -809,21 +794,17 @@ fn a_journal_moved_with_its_project_replays() {
 // every file by absolute path, taken when inside the project.
 #[test]
 fn an_old_journal_with_absolute_paths_in_the_project_replays() {
-    let data = tempfile::tempdir().expect("a folder");
-    let (original, _, code) = run(data.path(), &["play", "--seed", "3"], GAME);
+    let data = folder();
+    let (original, _, code) = play(data.path(), "3", GAME);
     assert_eq!(code, 0);
-    let journal = journals(data.path()).pop().expect("a journal");
+    let journal = last_journal(data.path());
     let mut lines = journal_values(&journal);
     let project = common::project();
     lines[0]["journal"] = 2.into();
     lines[0]["project"] = project.display().to_string().into();
     lines[0]["scenario"] = common::project_file("scenarios/romans_vs_vikings.yaml").into();
     write_journal(&journal, &lines);
-    let (replayed, warnings, code) = run(
-        data.path(),
-        &["replay", journal.to_str().expect("utf-8")],
-        "",
-    );
+    let (replayed, warnings, code) = replay(data.path(), &journal);
     assert_eq!(code, 0, "{warnings}");
     assert_eq!(replayed, original);
 }
@@ -834,12 +815,8 @@ fn an_old_journal_with_absolute_paths_in_the_project_replays() {
 // journal now records the game opened, and a replay opens that, even once the file is gone.
 #[test]
 fn open_before_the_first_save_replays_the_game_opened() {
-    let data = tempfile::tempdir().expect("a folder");
-    let (_, _, code) = run(
-        data.path(),
-        &["play", "--seed", "3"],
-        "roll 1d6\n:save some.json\n",
-    );
+    let data = folder();
+    let (_, _, code) = play(data.path(), "3", "roll 1d6\n:save some.json\n");
     assert_eq!(code, 0);
     let save = data.path().join("some.json");
     let earlier = std::fs::read_to_string(&save).expect("a save");
@@ -859,7 +836,7 @@ fn open_before_the_first_save_replays_the_game_opened() {
         }
         let (original, _, code) = run(data.path(), &args, game);
         assert_eq!(code, 0, "{original}");
-        let journal = journals(data.path()).pop().expect("a journal");
+        let journal = last_journal(data.path());
         let journal = journal.to_str().expect("utf-8");
         let (replayed, _, code) = run(data.path(), &["replay", journal], "");
         assert_eq!(code, 0);

@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::sint::{brit, game, game_with, zulu};
+use common::game::Game;
+use common::sint::{brit, game, game_with, in_unit, zulu};
 use common::{project_file, sandtable};
 
 /// The scenarios of the ruleset.
@@ -110,7 +111,7 @@ fn each_scenario_runs_under_sim() {
 fn a_man_shooting_the_enemy_he_fights_does_not_strike_himself() {
     let b = [brit("pte_1", "rifleman", 12.0, 4.0, "")];
     let z = [zulu("warrior", "zulu", 12.0, 5.0, "")];
-    let g = game(&[b[0].as_str()], &[z[0].as_str()], &["2H"; 10]);
+    let g = game(&b, &z, &["2H"; 10]);
     let out = g.play_ok(
         1,
         "set_phase(\"shooting\")\nset_turn(1, \"british\")\nunit(\"pte_1\").tag(\"_may aim\")\n:dice manual\nshoot pte_1 warrior\n3\n7\n",
@@ -147,24 +148,30 @@ fn a_random_force_musters_in_groups_and_ranks_set_in_data() {
 // passes for a man of experience 5 or more, and red, the British, goes first)
 // ---------------------------------------------------------------------------------------------
 
-/// A sergeant and three men of his unit (`troop` with `extra` stats) against one Zulu warrior
-/// standing at `(12, warrior_y)`, north of them.
-fn section(troop: &str, extra: &str, warrior_y: f64) -> common::game::Game {
-    let b = [
-        brit(
-            "sgt",
-            "sergeant",
-            12.0,
-            4.0,
-            &format!("{extra}, groups: {{ unit: first }}"),
-        ),
-        brit("pte_1", troop, 10.5, 5.5, ", groups: { unit: first }"),
-        brit("pte_2", troop, 12.0, 5.5, ", groups: { unit: first }"),
-        brit("pte_3", troop, 13.5, 5.5, ", groups: { unit: first }"),
-    ];
-    let z = [zulu("warrior", "zulu", 12.0, warrior_y, "")];
-    let b: Vec<&str> = b.iter().map(String::as_str).collect();
-    game(&b, &[z[0].as_str()], &["5H"; 20])
+/// A sergeant (with `extra` YAML, stats say) at (12, 4) and three men of his unit, of the troop
+/// type `troop`, abreast 1.5" ahead of him.
+fn sergeant_and_three(troop: &str, extra: &str) -> Vec<String> {
+    vec![
+        in_unit("sgt", "sergeant", 12.0, 4.0, extra),
+        in_unit("pte_1", troop, 10.5, 5.5, ""),
+        in_unit("pte_2", troop, 12.0, 5.5, ""),
+        in_unit("pte_3", troop, 13.5, 5.5, ""),
+    ]
+}
+
+/// A game with every card a 5♥ (a pile of twenty): each check of experience 5 or more passes,
+/// and the British, red, go first.
+fn game_on_5h(british: &[impl AsRef<str>], zulus: &[impl AsRef<str>]) -> Game {
+    game(british, zulus, &["5H"; 20])
+}
+
+/// [`sergeant_and_three`] (`troop` with `extra` stats for the sergeant) against one Zulu
+/// warrior standing at `(12, warrior_y)`, north of them.
+fn section(troop: &str, extra: &str, warrior_y: f64) -> Game {
+    game_on_5h(
+        &sergeant_and_three(troop, extra),
+        &[zulu("warrior", "zulu", 12.0, warrior_y, "")],
+    )
 }
 
 /// Orders by the policy for the British, none for the Zulus, then the policy's movement.
@@ -202,18 +209,7 @@ fn the_policy_charges_an_enemy_within_reach_when_the_odds_favour_it() {
 // instead. (Broke when the 6" was a number written into the policy.)
 #[test]
 fn the_policy_counts_the_enemy_about_a_charge_within_a_distance_set_in_data() {
-    let b = [
-        brit(
-            "sgt",
-            "sergeant",
-            12.0,
-            4.0,
-            ", stats: { weapon: \"\" }, groups: { unit: first }",
-        ),
-        brit("pte_1", "swordsman", 10.5, 5.5, ", groups: { unit: first }"),
-        brit("pte_2", "swordsman", 12.0, 5.5, ", groups: { unit: first }"),
-        brit("pte_3", "swordsman", 13.5, 5.5, ", groups: { unit: first }"),
-    ];
+    let b = sergeant_and_three("swordsman", ", stats: { weapon: \"\" }");
     let mut z = vec![zulu("warrior", "zulu", 12.0, 12.0, "")];
     for i in 0..6 {
         z.push(zulu(
@@ -224,8 +220,6 @@ fn the_policy_counts_the_enemy_about_a_charge_within_a_distance_set_in_data() {
             "",
         ));
     }
-    let b: Vec<&str> = b.iter().map(String::as_str).collect();
-    let z: Vec<&str> = z.iter().map(String::as_str).collect();
     let play = |extra: &str| game_with(&b, &z, &["5H"; 20], extra).play_ok(1, ORDERS_THEN_MOVE);
     play("").stdout_has(&["sgt's order: formed charge for 4 figures (sgt, pte_1, pte_2, pte_3)\n"]);
     let wider = "data: { policy: { charge_count_within: 10 } }\n";
@@ -251,22 +245,11 @@ fn the_policy_retires_a_side_that_has_lost_heavily() {
 #[test]
 fn the_policy_rallies_every_routed_man() {
     let b = [
-        brit("sgt", "sergeant", 12.0, 4.0, ", groups: { unit: first }"),
-        brit(
-            "pte",
-            "rifleman",
-            13.5,
-            4.0,
-            ", tags: [routed], groups: { unit: first }",
-        ),
+        in_unit("sgt", "sergeant", 12.0, 4.0, ""),
+        in_unit("pte", "rifleman", 13.5, 4.0, ", tags: [routed]"),
     ];
     let z = [zulu("warrior", "zulu", 12.0, 20.0, "")];
-    let out = game(
-        &[b[0].as_str(), b[1].as_str()],
-        &[z[0].as_str()],
-        &["5H"; 20],
-    )
-    .play_ok(1, "play_turn british\n");
+    let out = game_on_5h(&b, &z).play_ok(1, "play_turn british\n");
     out.stdout_has(&[
         "  pte rally check: card 5♥ against 6: passes (5 is at or under 6)\n  pte loses the tag `routed`\npte rallies\n",
     ]);
@@ -282,13 +265,7 @@ fn the_policy_makes_for_cover_on_its_way() {
     ];
     let z = [zulu("warrior", "zulu", 12.0, 23.5, "")];
     let terrain = "terrain:\n  - { kind: woods, name: the copse, circle: { centre: [15, 8.5], radius: 1.5 } }\n";
-    let out = common::sint::game_with(
-        &[b[0].as_str(), b[1].as_str()],
-        &[z[0].as_str()],
-        &["5H"; 20],
-        terrain,
-    )
-    .play_ok(1, ORDERS_THEN_MOVE);
+    let out = game_with(&b, &z, &["5H"; 20], terrain).play_ok(1, ORDERS_THEN_MOVE);
     out.stdout_has(&[
         "  pte_1 goes 4.8\" that cost 5.68\" of his move (the copse at half speed)\n  pte_1 moves 4.8\" from (12, 4) to (14.4, 8.16)\n",
     ]);
@@ -309,7 +286,7 @@ fn the_policy_strikes_at_the_horse_of_an_armoured_rider() {
         ("cavalryman", 5.55, "rider"),
     ] {
         let z = [zulu("rider", troop, 12.0, y, "")];
-        let out = game(&[b[0].as_str()], &[z[0].as_str()], &["5H"; 20]).play_ok(1, MELEE_THEN_PLAY);
+        let out = game_on_5h(&b, &z).play_ok(1, MELEE_THEN_PLAY);
         out.stdout_has(&[&format!("pte fights {whom}: no action check in melee\n")]);
     }
 }
@@ -324,13 +301,12 @@ fn the_policy_has_a_leader_alone_in_a_hopeless_fight_flee() {
         zulu("z_2", "zulu", 10.95, 8.0, ""),
         zulu("z_3", "zulu", 13.05, 8.0, ""),
     ];
-    let z: Vec<&str> = z.iter().map(String::as_str).collect();
     let sgt = brit("sgt", "sergeant", 12.0, 8.0, "");
-    let out = game(&[sgt.as_str()], &z, &["5H"; 20]).play_ok(1, MELEE_THEN_PLAY);
+    let out = game_on_5h(&[&sgt], &z).play_ok(1, MELEE_THEN_PLAY);
     out.stdout_has(&["sgt chooses to rout and routs 4\" toward south\n"]);
     out.stdout_lacks("sgt fights");
     let pte = brit("pte", "swordsman", 14.1, 8.0, "");
-    let out = game(&[sgt.as_str(), pte.as_str()], &z, &["5H"; 20]).play_ok(1, MELEE_THEN_PLAY);
+    let out = game_on_5h(&[&sgt, &pte], &z).play_ok(1, MELEE_THEN_PLAY);
     out.stdout_lacks("chooses to rout");
     out.stdout_has(&["sgt fights z_1: no action check in melee\n"]);
 }
@@ -343,23 +319,21 @@ fn the_policy_has_a_leader_alone_in_a_hopeless_fight_flee() {
 #[test]
 fn the_policy_leads_a_unit_away_from_a_lost_fight() {
     let b = [
-        brit("sgt", "sergeant", 12.0, 8.0, ", groups: { unit: first }"),
-        brit("pte_1", "rifleman", 10.5, 9.5, ", groups: { unit: first }"),
-        brit("pte_2", "rifleman", 13.5, 9.5, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 12.0, 8.0, ""),
+        in_unit("pte_1", "rifleman", 10.5, 9.5, ""),
+        in_unit("pte_2", "rifleman", 13.5, 9.5, ""),
     ];
-    let b: Vec<&str> = b.iter().map(String::as_str).collect();
     let z: Vec<String> = (0..6)
         .map(|i| zulu(&format!("z_{i}"), "zulu", 7.0 + 2.0 * i as f64, 13.0, ""))
         .collect();
-    let z: Vec<&str> = z.iter().map(String::as_str).collect();
-    let out = game(&b, &z, &["5H"; 20]).play_ok(1, ORDERS_THEN_MOVE);
+    let out = game_on_5h(&b, &z).play_ok(1, ORDERS_THEN_MOVE);
     out.stdout_has(&[
         "sgt's order: follow him away for 3 figures (sgt, pte_1, pte_2)\n",
         "  sgt activation check: card 5♥ against 8: passes (5 is at or under 8)\n",
         "  sgt moves 6\" from (12, 8) to (13.18, 2.12)\n",
         "  pte_1 moves 6\" from (10.5, 9.5) to (11.68, 3.62)\n",
     ]);
-    let out = game(&b, &z[..5], &["5H"; 20]).play_ok(1, ORDERS_THEN_MOVE);
+    let out = game_on_5h(&b, &z[..5]).play_ok(1, ORDERS_THEN_MOVE);
     out.stdout_lacks("follow him away");
     out.stdout_has(&["sgt's order: volley fire for 3 figures (sgt, pte_1, pte_2)\n"]);
 }

@@ -12,18 +12,14 @@
 mod common;
 
 use common::Output;
+use common::game::Game;
 use common::game::{after, after_last, chance, transcript};
 use common::sint::{brit, game, game_with, zulu};
-
-fn refs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
-}
 
 /// Plays `lines` in the melee phase with dice typed in; all must succeed.
 #[track_caller]
 fn melee(british: &[String], zulus: &[String], cards: &[&str], lines: &str) -> Output {
-    game(&refs(british), &refs(zulus), cards)
-        .play_ok(1, &format!("set_phase(\"melee\")\n:dice manual\n{lines}"))
+    game(british, zulus, cards).play_ok(1, &format!("set_phase(\"melee\")\n:dice manual\n{lines}"))
 }
 
 /// Asserts that what `line` printed contains `block` exactly.
@@ -46,18 +42,29 @@ fn warrior(extra: &str) -> String {
     zulu("warrior", "zulu", 10.0, 11.0, extra)
 }
 
+/// A game of [`pte`] against [`warrior`], in contact, with the deck stacked.
+fn pte_and_warrior(cards: &[&str]) -> Game {
+    game(&[pte("")], &[warrior("")], cards)
+}
+
+/// As [`pte_and_warrior`], with YAML before `sides:` (data).
+fn pte_and_warrior_with(cards: &[&str], extra: &str) -> Game {
+    game_with(&[pte("")], &[warrior("")], cards, extra)
+}
+
+/// Plays `lines` in the melee phase of [`pte`] against [`warrior`], as [`melee`] does.
+#[track_caller]
+fn pte_against_warrior(cards: &[&str], lines: &str) -> Output {
+    melee(&[pte("")], &[warrior("")], cards, lines)
+}
+
 // Guards 7 steps 1 to 8: both roll a d10 and add the base number (weapon value crossed with
 // melee skill: bayonet 2 and skill 6 give 8, in the default table) and modifiers (the Zulu's
 // shield parries, +1); the higher wins by the difference; less the loser's armour 1 that is a
 // wound of 2, saved on experience 6 less 2 = 4: the 5 fails and he dies.
 #[test]
 fn both_roll_a_d10_on_the_base_number_and_the_higher_wins_by_the_difference() {
-    let out = melee(
-        &[pte("")],
-        &[warrior("")],
-        &["5H"],
-        "fight pte warrior\n7\n3\n",
-    );
+    let out = pte_against_warrior(&["5H"], "fight pte warrior\n7\n3\n");
     printed(
         &out,
         "fight pte warrior",
@@ -80,9 +87,7 @@ fn the_base_number_crosses_the_weapon_value_with_the_melee_skill() {
         "  knight: base 11 (lance: weapon value 3, skill 8), +1 parry (shield), +1 mounted against a man on foot = 13\n  knight's melee roll: 1d10 [1] = 1\n  flag: base 6 (a flag: weapon value 0, skill 6) = 6\n",
     );
     // A house-ruler's table: one cell changed changes the base.
-    let g = game_with(
-        &refs(&[pte("")]),
-        &refs(&[warrior("")]),
+    let g = pte_and_warrior_with(
         &["5H"],
         "data:\n  melee_table:\n    - [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n    - [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]\n    - [3, 4, 5, 6, 7, 12, 9, 10, 11, 12]\n    - [4, 5, 6, 7, 8, 9, 10, 11, 12, 13]\n",
     );
@@ -101,12 +106,7 @@ fn the_base_number_crosses_the_weapon_value_with_the_melee_skill() {
 // home"): no one is hurt and no card is flipped.
 #[test]
 fn a_tie_hurts_no_one() {
-    let out = melee(
-        &[pte("")],
-        &[warrior("")],
-        &["5H"],
-        "fight pte warrior\n6\n5\n",
-    );
+    let out = pte_against_warrior(&["5H"], "fight pte warrior\n6\n5\n");
     let got = after(&out, "fight pte warrior");
     assert!(
         got.ends_with("  pte 14 against warrior 14: a tie, neither is hurt and both stand\n"),
@@ -119,12 +119,7 @@ fn a_tie_hurts_no_one() {
 // check; the 5 passes experience 6, and he goes back 1" directly away from the winner.
 #[test]
 fn no_damage_past_armour_is_a_morale_check_and_the_loser_gives_ground_1_inch() {
-    let out = melee(
-        &[pte("")],
-        &[warrior("")],
-        &["5H"],
-        "fight pte warrior\n6\n4\n",
-    );
+    let out = pte_against_warrior(&["5H"], "fight pte warrior\n6\n4\n");
     printed(
         &out,
         "fight pte warrior",
@@ -136,12 +131,7 @@ fn no_damage_past_armour_is_a_morale_check_and_the_loser_gives_ground_1_inch() {
 // Zulu routs 4" toward his own (north) edge.
 #[test]
 fn a_failed_morale_check_in_melee_routs_the_loser_4_inches() {
-    let out = melee(
-        &[pte("")],
-        &[warrior("")],
-        &["9S"],
-        "fight pte warrior\n6\n4\n",
-    );
+    let out = pte_against_warrior(&["9S"], "fight pte warrior\n6\n4\n");
     printed(
         &out,
         "fight pte warrior",
@@ -153,12 +143,7 @@ fn a_failed_morale_check_in_melee_routs_the_loser_4_inches() {
 // of 2, saved on 4 by the 3; the rifleman goes back 1" south.
 #[test]
 fn a_passed_save_sends_the_loser_back_1_inch() {
-    let out = melee(
-        &[pte("")],
-        &[warrior("")],
-        &["3D"],
-        "fight pte warrior\n1\n2\n",
-    );
+    let out = pte_against_warrior(&["3D"], "fight pte warrior\n1\n2\n");
     printed(
         &out,
         "fight pte warrior",
@@ -202,8 +187,8 @@ fn a_loser_with_no_room_to_give_ground_stands_or_surrenders_as_the_data_says() {
         "  pte is saved\n  pte has no room to give ground: he stands where he is\n",
     );
     let g = game_with(
-        &refs(&b),
-        &refs(&[warrior("")]),
+        &b,
+        &[warrior("")],
         &["3D", "2C", "2C", "2C", "2C", "2C"],
         "data: { melee: { contact: 0.1, one_vs_many: -1, parry_shield: 1, mounted_vs_foot: 1, tie: none, retreat: 1, retreat_blocked: surrender, horse: { experience: 5, armour: 0, barded: 1, bolt: \"2d6\" } } }\n",
     );
@@ -292,7 +277,7 @@ fn a_shield_parries_for_1_and_a_rider_is_1_better_against_a_man_on_foot() {
 // total, and the narration says so.
 #[test]
 fn a_house_rule_may_change_the_melee_modifiers() {
-    let g = game(&refs(&[pte("")]), &refs(&[warrior("")]), &["5H"]);
+    let g = pte_and_warrior(&["5H"]);
     g.write(
         "plus3.rhai",
         "fn melee_modifier(value, info) { value + 3 }\n",
@@ -311,7 +296,7 @@ fn a_house_rule_may_change_the_melee_modifiers() {
 // Guards 7 "there will be combat between them", once: each pair fights once a turn.
 #[test]
 fn each_pair_fights_once_a_turn() {
-    let g = game(&refs(&[pte("")]), &refs(&[warrior("")]), &["5H"]);
+    let g = pte_and_warrior(&["5H"]);
     let out = g.play_refused(
         1,
         "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n6\n5\nfight pte warrior\n",
@@ -323,21 +308,13 @@ fn each_pair_fights_once_a_turn() {
 // Guards 8 "A routing figure will not melee": neither to start a fight nor to be fought.
 #[test]
 fn a_routing_figure_will_not_melee() {
-    let g = game(
-        &refs(&[pte(", tags: [routed]")]),
-        &refs(&[warrior("")]),
-        &["5H"],
-    );
+    let g = game(&[pte(", tags: [routed]")], &[warrior("")], &["5H"]);
     g.play_refused(
         1,
         "set_phase(\"melee\")\nfight pte warrior\n",
         &["pte is routing: a routing figure will not melee"],
     );
-    let g = game(
-        &refs(&[pte("")]),
-        &refs(&[warrior(", tags: [routed]")]),
-        &["5H"],
-    );
+    let g = game(&[pte("")], &[warrior(", tags: [routed]")], &["5H"]);
     g.play_refused(
         1,
         "set_phase(\"melee\")\nfight pte warrior\n",
@@ -352,7 +329,7 @@ fn a_routing_figure_will_not_melee() {
 #[test]
 fn a_flag_bearer_starts_no_melee() {
     let b = [brit("flag", "flag_bearer", 10.0, 10.0, "")];
-    game(&refs(&b), &refs(&[warrior("")]), &["5H"]).play_refused(
+    game(&b, &[warrior("")], &["5H"]).play_refused(
         1,
         "set_phase(\"melee\")\nfight flag warrior\n",
         &["flag carries the flag: he doesn't fight"],
@@ -364,8 +341,8 @@ fn a_flag_bearer_starts_no_melee() {
 #[test]
 fn melee_is_fought_in_base_contact_in_the_melee_phase() {
     let g = game(
-        &refs(&[pte("")]),
-        &refs(&[zulu("warrior", "zulu", 10.0, 12.0, "")]),
+        &[pte("")],
+        &[zulu("warrior", "zulu", 10.0, 12.0, "")],
         &["5H"],
     );
     g.play_refused(
@@ -385,12 +362,7 @@ fn melee_is_fought_in_base_contact_in_the_melee_phase() {
 // it ends the melee phase (the British first here, then the Zulus).
 #[test]
 fn contacts_left_unfought_are_fought_when_a_side_ends_the_melee_phase() {
-    let out = melee(
-        &[pte("")],
-        &[warrior("")],
-        &["5H", "2C"],
-        "end_turn\n5\n5\n",
-    );
+    let out = pte_against_warrior(&["5H", "2C"], "end_turn\n5\n5\n");
     printed(
         &out,
         "end_turn",
@@ -447,18 +419,14 @@ fn a_wounded_horse_bolts_unless_its_rider_passes_a_horsemanship_check() {
 // Guards "Attacking Horses": only a man on foot strikes at a horse, and only a rider has one.
 #[test]
 fn only_a_man_on_foot_strikes_at_a_horse_and_only_a_rider_has_one() {
-    let g = game(&refs(&[pte("")]), &refs(&[warrior("")]), &["5H"]);
+    let g = pte_and_warrior(&["5H"]);
     g.play_refused(
         1,
         "set_phase(\"melee\")\nfight_horse pte warrior\n",
         &["warrior has no horse"],
     );
     let b = [brit("cav", "cavalryman", 10.0, 10.0, "")];
-    let g = game(
-        &refs(&b),
-        &refs(&[zulu("c2", "cavalryman", 10.0, 12.0, "")]),
-        &["5H"],
-    );
+    let g = game(&b, &[zulu("c2", "cavalryman", 10.0, 12.0, "")], &["5H"]);
     g.play_refused(
         1,
         "set_phase(\"melee\")\nfight_horse cav c2\n",
@@ -623,7 +591,7 @@ fn a_man_who_passes_may_attack_the_rider_instead() {
 //   10): 34/100 = 17/50.
 #[test]
 fn the_odds_of_one_melee_are_the_d10s_on_the_bases_then_the_card() {
-    let g = game(&refs(&[pte("")]), &refs(&[warrior("")]), &["5H"]);
+    let g = pte_and_warrior(&["5H"]);
     let odds = g.odds("_melee(unit(\"pte\"), unit(\"warrior\"), false)");
     assert_eq!(chance(&odds, "warrior removed"), "21/100");
     assert_eq!(chance(&odds, "pte removed"), "9/20");
@@ -641,7 +609,7 @@ fn the_odds_of_one_melee_are_the_d10s_on_the_bases_then_the_card() {
 // - nothing else changes (a tie, or a check passed): 19/65.
 #[test]
 fn the_odds_of_one_melee_over_a_full_deck() {
-    let g = game(&refs(&[pte("")]), &refs(&[warrior("")]), &[]);
+    let g = pte_and_warrior(&[]);
     let odds = g.odds("_melee(unit(\"pte\"), unit(\"warrior\"), false)");
     assert_eq!(chance(&odds, "warrior removed"), "279/1300");
     assert_eq!(chance(&odds, "warrior routed"), "14/325");
@@ -658,11 +626,7 @@ fn the_odds_of_one_melee_over_a_full_deck() {
 //   (8+7+...+1)/100 = 36/100 = 9/25.
 #[test]
 fn the_odds_of_a_charge_into_melee_are_2_better_for_the_charger() {
-    let g = game(
-        &refs(&[pte(", tags: [charged]")]),
-        &refs(&[warrior("")]),
-        &["9S"],
-    );
+    let g = game(&[pte(", tags: [charged]")], &[warrior("")], &["9S"]);
     let odds = g.odds("_melee(unit(\"pte\"), unit(\"warrior\"), false)");
     assert_eq!(chance(&odds, "warrior removed"), "9/20");
     assert_eq!(chance(&odds, "warrior routed"), "1/10");
@@ -726,7 +690,7 @@ fn a_man_engaged_by_the_riders_unit_cannot_dodge_the_horse() {
 #[test]
 fn a_gun_is_no_man_to_fight_hand_to_hand() {
     let z = [zulu("gun", "cannon", 10.0, 12.0, "")];
-    game(&refs(&[pte("")]), &refs(&z), &["5H"]).play_refused(
+    game(&[pte("")], &z, &["5H"]).play_refused(
         1,
         "set_phase(\"melee\")\nfight pte gun\n",
         &["gun is no enemy man for pte to fight"],
@@ -772,8 +736,8 @@ fn a_horses_impact_counts_on_every_charge() {
 fn the_ways_a_loser_gives_ground_and_a_bolting_horses_step_are_the_datas() {
     let b = [pte(""), brit("mate", "rifleman", 10.0, 8.7, "")];
     let g = game_with(
-        &refs(&b),
-        &refs(&[warrior("")]),
+        &b,
+        &[warrior("")],
         &["3D"],
         "data: { melee: { retreat_swerves: [0, 90, -90] } }\n",
     );
@@ -793,8 +757,8 @@ fn the_ways_a_loser_gives_ground_and_a_bolting_horses_step_are_the_datas() {
         zulu("mate", "zulu", 10.0, 16.6, ""),
     ];
     let g = game_with(
-        &refs(&[pte("")]),
-        &refs(&z),
+        &[pte("")],
+        &z,
         &["2C", "9S"],
         "data: { melee: { horse: { bolt_step: 1 } } }\n",
     );
@@ -820,8 +784,8 @@ fn whether_hit_points_add_up_is_the_datas() {
         brit("crew", "gunner", 12.0, 2.5, ""),
     ];
     let g = game_with(
-        &refs(&b),
-        &refs(&[zulu("warrior", "zulu", 12.0, 16.0, "")]),
+        &b,
+        &[zulu("warrior", "zulu", 12.0, 16.0, "")],
         &["5H"],
         "data: { hp_cumulative: false }\n",
     );
@@ -848,12 +812,7 @@ fn whether_hit_points_add_up_is_the_datas() {
 #[test]
 fn a_tie_does_what_the_data_says() {
     let with_tie = |tie: &str| {
-        game_with(
-            &refs(&[pte("")]),
-            &refs(&[warrior("")]),
-            &["5H"],
-            &format!("data: {{ melee: {{ tie: {tie} }} }}\n"),
-        )
+        pte_and_warrior_with(&["5H"], &format!("data: {{ melee: {{ tie: {tie} }} }}\n"))
     };
     let out = with_tie("none").play_ok(
         1,

@@ -11,46 +11,17 @@
 mod common;
 
 use common::game::{after, after_last, transcript};
-use common::sint::{brit, game, game_with, zulu};
-
-fn refs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
-}
-
-/// The command phase's orders (British first, then the Zulus write none), then the movement
-/// phase begins, and `then`.
-fn orders_then(orders: &[&str], then: &[&str]) -> String {
-    let mut s = String::new();
-    for o in orders {
-        s.push_str(&format!("order {o}\n"));
-    }
-    s.push_str("end_turn\nend_turn\n");
-    for t in then {
-        s.push_str(t);
-        s.push('\n');
-    }
-    s
-}
-
-/// A sergeant with a rifleman 1" beside him (both of the unit `first`), facing north.
-fn section() -> Vec<String> {
-    vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit("pte_1", "rifleman", 12.0, 4.0, ", groups: { unit: first }"),
-    ]
-}
-
-fn warrior_at(x: f64, y: f64) -> Vec<String> {
-    vec![zulu("warrior", "zulu", x, y, "")]
-}
+use common::sint::{
+    brit, game, game_with, in_unit, orders_then, sergeant_and_rifleman,
+    sergeant_and_rifleman_against, warrior_at, zulu,
+};
 
 // Guards 5.1 (the allowance; default: foot walk 6"): a man walks 6" and no further, and
 // moving reveals his hidden order first and flips its check.
 #[test]
 fn a_man_walks_six_inches_and_no_further() {
-    let (b, z) = (section(), warrior_at(12.0, 20.0));
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 10.5", "move pte_1 12 10"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    let out = sergeant_and_rifleman_against(12.0, 20.0, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &["pte_1 moves at most 6\"; that is 6.5\""],
@@ -66,9 +37,8 @@ fn a_man_walks_six_inches_and_no_further() {
 // rules read (+4 to hit him).
 #[test]
 fn a_runner_goes_ten_inches_and_is_tagged_ran() {
-    let (b, z) = (section(), warrior_at(12.0, 20.0));
     let lines = orders_then(&["pte_1 run"], &["run pte_1 12 14.5", "run pte_1 12 14"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    let out = sergeant_and_rifleman_against(12.0, 20.0, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &["pte_1 runs at most 10\"; that is 10.5\""],
@@ -85,9 +55,8 @@ fn a_runner_goes_ten_inches_and_is_tagged_ran() {
 // reveals the order (the flip stands) and says so; a second is refused.
 #[test]
 fn running_needs_an_order_that_lets_him_run() {
-    let (b, z) = (section(), warrior_at(12.0, 20.0));
     let lines = orders_then(&["pte_1 move"], &["run pte_1 12 14", "run pte_1 12 14"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    let out = sergeant_and_rifleman_against(12.0, 20.0, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &["pte_1's order does not let him run: he may move"],
@@ -105,12 +74,11 @@ fn running_needs_an_order_that_lets_him_run() {
 // enemy": after a failed check he cannot move, but `face` turns him.
 #[test]
 fn a_man_who_fails_his_check_may_still_turn_to_face_the_enemy() {
-    let (b, z) = (section(), warrior_at(20.0, 12.0));
     let lines = orders_then(
         &["pte_1 move"],
         &["move pte_1 12 8", "face pte_1 warrior", "move pte_1 12 8"],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_refused(
+    let out = sergeant_and_rifleman_against(20.0, 12.0, &["2H", "9S"]).play_refused(
         1,
         &lines,
         &["pte_1 failed his activation check: he may still turn to face (`face pte_1 ...`)"],
@@ -131,9 +99,8 @@ fn a_man_who_fails_his_check_may_still_turn_to_face_the_enemy() {
 // Guards the once-a-turn move (5.2 "the figure can execute one turn of action").
 #[test]
 fn a_figure_moves_once_a_turn() {
-    let (b, z) = (section(), warrior_at(12.0, 20.0));
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7", "move pte_1 12 9"]);
-    game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    sergeant_and_rifleman_against(12.0, 20.0, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &["pte_1 has already moved this turn"],
@@ -144,13 +111,13 @@ fn a_figure_moves_once_a_turn() {
 #[test]
 fn a_figure_moves_only_in_its_own_sub_phase() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit("pte_1", "rifleman", 12.0, 4.0, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("pte_1", "rifleman", 12.0, 4.0, ""),
         brit("capt", "cavalry_officer", 20.0, 4.0, ""),
     ];
     let z = warrior_at(12.0, 20.0);
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7"]);
-    game(&refs(&b), &refs(&z), &["2H"]).play_refused(
+    game(&b, &z, &["2H"]).play_refused(
         1,
         &lines,
         &["pte_1 moves in movement: men, artillery and mixed units, not in movement: horses and motorcycles"],
@@ -161,13 +128,18 @@ fn a_figure_moves_only_in_its_own_sub_phase() {
 // so every inch in them costs two.
 #[test]
 fn woods_and_steep_hills_halve_a_move() {
-    let (b, z) = (section(), warrior_at(12.0, 20.0));
     let terrain = "terrain:\n  - { kind: woods, name: the wood, rect: { x: 10, y: 6, width: 4, depth: 4 } }\n  - { kind: hill, slope: steep, name: the kopje, rect: { x: 6, y: 6, width: 4, depth: 4 } }\n";
     let lines = orders_then(
         &["pte_1 move", "sgt move"],
         &["move pte_1 12 9", "move pte_1 12 7", "move sgt 8 7"],
     );
-    let out = game_with(&refs(&b), &refs(&z), &["2H", "3S", "4S"], terrain).play_refused(
+    let out = game_with(
+        &sergeant_and_rifleman(),
+        &warrior_at(12.0, 20.0),
+        &["2H", "3S", "4S"],
+        terrain,
+    )
+    .play_refused(
         1,
         &lines,
         &["pte_1 moves at most 6\"; that is 5\" and the ground makes it 8\""],
@@ -189,11 +161,16 @@ fn woods_and_steep_hills_halve_a_move() {
 // Guards the default for 5.3's "Obstacles" on foot: crossing a wall or hedge costs a man 2".
 #[test]
 fn crossing_a_hedge_costs_a_man_two_inches() {
-    let (b, z) = (section(), warrior_at(12.0, 20.0));
     let terrain =
         "terrain:\n  - { kind: linear_obstacle, name: the hedge, line: [[8, 7], [16, 7]] }\n";
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 9", "move pte_1 12 8"]);
-    let out = game_with(&refs(&b), &refs(&z), &["2H", "3S"], terrain).play_refused(
+    let out = game_with(
+        &sergeant_and_rifleman(),
+        &warrior_at(12.0, 20.0),
+        &["2H", "3S"],
+        terrain,
+    )
+    .play_refused(
         1,
         &lines,
         &["pte_1 moves at most 6\"; that is 5\" and the ground makes it 7\""],
@@ -210,21 +187,15 @@ fn crossing_a_hedge_costs_a_man_two_inches() {
 // a mine field, a square of felt, does not stand in his way (10.3).
 #[test]
 fn a_man_cannot_stand_on_another_or_off_the_table_but_may_on_a_mine_field() {
-    let mut b = section();
-    b.push(brit(
-        "pte_2",
-        "rifleman",
-        12.0,
-        8.0,
-        ", groups: { unit: first }",
-    ));
+    let mut b = sergeant_and_rifleman();
+    b.push(in_unit("pte_2", "rifleman", 12.0, 8.0, ""));
     let mut z = warrior_at(12.0, 20.0);
     z.push(zulu("mines", "mine_field", 17.0, 8.0, ""));
     let lines = orders_then(
         &["pte_1 move"],
         &["move pte_1 12 8", "move pte_1 12 -1", "move pte_1 16 8"],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    let out = game(&b, &z, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &[
@@ -245,15 +216,15 @@ fn a_man_cannot_stand_on_another_or_off_the_table_but_may_on_a_mine_field() {
 #[test]
 fn moving_backwards_is_half_a_walk_and_keeps_the_facing() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 8.0, ", groups: { unit: first }"),
-        brit("pte_1", "rifleman", 12.0, 8.0, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 10.0, 8.0, ""),
+        in_unit("pte_1", "rifleman", 12.0, 8.0, ""),
     ];
     let z = warrior_at(12.0, 20.0);
     let lines = orders_then(
         &["pte_1 move"],
         &["back pte_1 12 4.5", "back pte_1 12 10", "back pte_1 12 5"],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    let out = game(&b, &z, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &[
@@ -274,8 +245,8 @@ fn moving_backwards_is_half_a_walk_and_keeps_the_facing() {
 fn in_melee() -> (Vec<String>, Vec<String>) {
     (
         vec![
-            brit("sgt", "sergeant", 10.0, 10.0, ", groups: { unit: first }"),
-            brit("pte_1", "rifleman", 12.0, 10.0, ", groups: { unit: first }"),
+            in_unit("sgt", "sergeant", 10.0, 10.0, ""),
+            in_unit("pte_1", "rifleman", 12.0, 10.0, ""),
         ],
         warrior_at(12.0, 11.0),
     )
@@ -287,11 +258,8 @@ fn in_melee() -> (Vec<String>, Vec<String>) {
 fn leaving_melee_needs_a_passed_activation_check() {
     let (b, z) = in_melee();
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7", "move pte_1 12 6"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_refused(
-        1,
-        &lines,
-        &["pte_1 has already moved this turn"],
-    );
+    let out =
+        game(&b, &z, &["2H", "9S"]).play_refused(1, &lines, &["pte_1 has already moved this turn"]);
     assert!(
         after(&out, "move pte_1 12 7").ends_with(
             "pte_1 tries to leave the melee with warrior\n  flipped 9♠ from the cards deck\n  pte_1 check to leave the melee: card 9♠ against 6: fails (9 is over 6)\n  pte_1 cannot get out of the melee this turn\n"
@@ -300,7 +268,7 @@ fn leaving_melee_needs_a_passed_activation_check() {
         transcript(&out)
     );
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "6S"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["2H", "6S"]).play_ok(1, &lines);
     assert!(
         after(&out, "move pte_1 12 7").ends_with(
             "  pte_1 check to leave the melee: card 6♠ against 6: passes (6 is at or under 6)\n  pte_1 turns from 0° to 180°\n  pte_1 moves 3\" from (12, 10) to (12, 7)\n  pte_1 is tagged `moved`\n"
@@ -316,7 +284,7 @@ fn leaving_melee_needs_a_passed_activation_check() {
 fn leaving_melee_passes_on_a_face_card_only_with_a_leader_within_three_inches() {
     let (b, z) = in_melee();
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "KS"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["2H", "KS"]).play_ok(1, &lines);
     out.stdout_has(&[
         "  pte_1 check to leave the melee: card K♠, a face card, against 6: passes (sgt is within command range)\n",
     ]);
@@ -324,7 +292,7 @@ fn leaving_melee_passes_on_a_face_card_only_with_a_leader_within_three_inches() 
         &["pte_1 move", "sgt move"],
         &["move sgt 10 4", "move pte_1 12 7"],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "4S", "KS"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["2H", "4S", "KS"]).play_ok(1, &lines);
     assert!(
         after(&out, "move pte_1 12 7").ends_with(
             "  pte_1 check to leave the melee: card K♠, a face card, against 6: fails (no leader within command range)\n  pte_1 cannot get out of the melee this turn\n"
@@ -339,7 +307,7 @@ fn leaving_melee_passes_on_a_face_card_only_with_a_leader_within_three_inches() 
 // shooters' +4) with the private note of whom he charged.
 #[test]
 fn a_charge_ends_in_base_contact_at_run_pace() {
-    let (b, z) = (section(), warrior_at(12.0, 12.0));
+    let (b, z) = (sergeant_and_rifleman(), warrior_at(12.0, 12.0));
     let lines = orders_then(
         &["pte_1 charge"],
         &[
@@ -348,7 +316,7 @@ fn a_charge_ends_in_base_contact_at_run_pace() {
             "print(unit(\"pte_1\").has_tag(\"_charged_at warrior\"))",
         ],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["2H", "3S"]).play_ok(1, &lines);
     assert!(
         after(&out, "charge pte_1 warrior").ends_with(
             "pte_1 charges warrior (7\")\n  pte_1 moves 7\" from (12, 4) to (12, 11)\n  pte_1 is tagged `ran`\n  pte_1 is tagged `charged`\n"
@@ -358,9 +326,9 @@ fn a_charge_ends_in_base_contact_at_run_pace() {
     );
     out.stdout_has(&["> print(in_contact(unit(\"pte_1\"), unit(\"warrior\")))\ntrue\n"]);
     out.stdout_has(&["has_tag(\"_charged_at warrior\"))\ntrue\n"]);
-    let (b, z) = (section(), warrior_at(12.0, 16.0));
+    let (b, z) = (sergeant_and_rifleman(), warrior_at(12.0, 16.0));
     let lines = orders_then(&["pte_1 charge"], &["charge pte_1 warrior"]);
-    game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    game(&b, &z, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &["pte_1 charges at most 10\"; that is 11\""],
@@ -372,7 +340,7 @@ fn a_charge_ends_in_base_contact_at_run_pace() {
 // one who charged only last turn may (his third would be refused); a Zulu is tireless.
 #[test]
 fn a_figure_may_not_charge_more_than_two_turns_in_a_row_unless_tireless() {
-    let (b, mut z) = (section(), warrior_at(12.0, 12.0));
+    let (b, mut z) = (sergeant_and_rifleman(), warrior_at(12.0, 12.0));
     z.push(zulu("induna", "sergeant", 14.0, 12.0, ""));
     let tired = |n: i64| {
         format!(
@@ -380,7 +348,7 @@ fn a_figure_may_not_charge_more_than_two_turns_in_a_row_unless_tireless() {
         )
     };
     let lines = orders_then(&["pte_1 charge"], &[&tired(2), "charge pte_1 warrior"]);
-    game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    game(&b, &z, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &["pte_1 has charged 2 turns in a row and is too tired to charge again (2 at most)"],
@@ -393,11 +361,11 @@ fn a_figure_may_not_charge_more_than_two_turns_in_a_row_unless_tireless() {
             "print(unit(\"pte_1\").stat(\"_charges\"))",
         ],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["2H", "3S"]).play_ok(1, &lines);
     out.stdout_has(&["  pte_1 is tagged `charged`\n", "stat(\"_charges\"))\n2\n"]);
     // The Zulu, whose side moves first on a black card, after two charges in a row.
     let lines = "end_turn\norder warrior charge\nend_turn\nlet w = unit(\"warrior\"); w.tag(\"charged last turn\"); w.set_stat(\"_charges\", 2);\ncharge warrior pte_1\n";
-    let out = game(&refs(&b), &refs(&z), &["2S", "3S"]).play_ok(1, lines);
+    let out = game(&b, &z, &["2S", "3S"]).play_ok(1, lines);
     out.stdout_has(&[
         "warrior charges pte_1 (7\")\n",
         "  warrior is tagged `charged`\n",
@@ -429,7 +397,6 @@ fn cavalry(speed: &str) -> Vec<String> {
 // the book's "decelerate by 5 inches"): at 10" a horse goes between 5" and 15".
 #[test]
 fn a_horse_gathers_or_sheds_at_most_five_inches_of_speed_a_turn() {
-    let (b, z) = (cavalry("10"), warrior_at(2.0, 22.0));
     let lines = orders_then(
         &["trooper run"],
         &[
@@ -438,7 +405,7 @@ fn a_horse_gathers_or_sheds_at_most_five_inches_of_speed_a_turn() {
             "run trooper 22.5 19",
         ],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    let out = game(&cavalry("10"), &warrior_at(2.0, 22.0), &["2H", "3S"]).play_refused(
         1,
         &lines,
         &[
@@ -469,7 +436,7 @@ fn a_horse_too_fast_to_stop_must_pass_a_horsemanship_check_to_go_in() {
             "print(unit(\"capt\").stat(\"_moved\"))",
         ],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "8S"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["2H", "3S", "8S"]).play_ok(1, &lines);
     assert!(
         after(&out, "charge capt warrior").ends_with(
             "capt charges warrior (12.5\")\n  capt's horse is going 12.5\", too fast to stop: will it go in?\n  flipped 8♠ from the cards deck\n  capt horsemanship check: card 8♠ against 8: passes (8 is at or under 8)\n  capt moves 12.5\" from (20, 4) to (20, 16.5)\n  capt is tagged `ran`\n  capt is tagged `charged`\n  warrior is tagged `charged by cavalry`\n"
@@ -478,7 +445,7 @@ fn a_horse_too_fast_to_stop_must_pass_a_horsemanship_check_to_go_in() {
         transcript(&out)
     );
     out.stdout_has(&["stat(\"_moved\"))\n12.5\n"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "9S"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["2H", "3S", "9S"]).play_ok(1, &lines);
     assert!(
         after(&out, "charge capt warrior").ends_with(
             "  capt horsemanship check: card 9♠ against 8: fails (9 is over 8)\n  capt is tagged `sheered off`\n  the horse sheers off 1\" short of warrior\n  capt moves 11.5\" from (20, 4) to (20, 15.5)\n  capt is tagged `ran`\n"
@@ -493,7 +460,6 @@ fn a_horse_too_fast_to_stop_must_pass_a_horsemanship_check_to_go_in() {
 // checks morale once the movement phase is over.
 #[test]
 fn infantry_charged_by_cavalry_checks_morale_after_the_movement_phase() {
-    let (b, z) = (cavalry("0"), warrior_at(20.0, 10.0));
     let lines = orders_then(
         &["capt charge"],
         &[
@@ -504,7 +470,12 @@ fn infantry_charged_by_cavalry_checks_morale_after_the_movement_phase() {
             "end_turn",
         ],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "4H", "5S"]).play_ok(1, &lines);
+    let out = game(
+        &cavalry("0"),
+        &warrior_at(20.0, 10.0),
+        &["2H", "3S", "4H", "5S"],
+    )
+    .play_ok(1, &lines);
     let charge = after(&out, "charge capt warrior");
     assert!(
         charge.ends_with(
@@ -527,7 +498,7 @@ fn a_horse_that_refuses_a_hedge_stops_short_of_it() {
     let terrain =
         "terrain:\n  - { kind: linear_obstacle, name: the hedge, line: [[20, 12], [30, 12]] }\n";
     let lines = orders_then(&["trooper run"], &["run trooper 22.5 14"]);
-    let out = game_with(&refs(&b), &refs(&z), &["2H", "3S", "9S"], terrain).play_ok(1, &lines);
+    let out = game_with(&b, &z, &["2H", "3S", "9S"], terrain).play_ok(1, &lines);
     assert!(
         after(&out, "run trooper 22.5 14").ends_with(
             "trooper puts his horse at the hedge\n  flipped 9♠ from the cards deck\n  trooper horsemanship check: card 9♠ against 7: fails (9 is over 7)\n  the horse refuses the hedge and stops short of it\n  trooper moves 7.4\" from (22.5, 4) to (22.5, 11.4)\n  trooper is tagged `ran`\n"
@@ -535,7 +506,7 @@ fn a_horse_that_refuses_a_hedge_stops_short_of_it() {
         "{}",
         transcript(&out)
     );
-    let out = game_with(&refs(&b), &refs(&z), &["2H", "3S", "7S"], terrain).play_ok(1, &lines);
+    let out = game_with(&b, &z, &["2H", "3S", "7S"], terrain).play_ok(1, &lines);
     out.stdout_has(&["  trooper moves 10\" from (22.5, 4) to (22.5, 14)\n"]);
 }
 
@@ -545,7 +516,7 @@ fn a_horse_that_refuses_a_hedge_stops_short_of_it() {
 fn failed_cavalry_keep_their_speed_or_slow_five_inches() {
     let (b, z) = (cavalry("10"), warrior_at(2.0, 22.0));
     let lines = orders_then(&["trooper run"], &["move trooper 22.5 10", "drift trooper"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["2H", "9S"]).play_ok(1, &lines);
     out.stdout_has(&[
         "  trooper failed his activation check: he may still turn to face (`face trooper ...`); he keeps his speed or slows: `drift trooper` or `slow trooper`\n",
     ]);
@@ -557,7 +528,7 @@ fn failed_cavalry_keep_their_speed_or_slow_five_inches() {
         &["trooper run"],
         &["reveal trooper", "slow trooper", "drift trooper"],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_refused(
+    let out = game(&b, &z, &["2H", "9S"]).play_refused(
         1,
         &lines,
         &["trooper has already moved this turn"],
@@ -570,9 +541,8 @@ fn failed_cavalry_keep_their_speed_or_slow_five_inches() {
 // when the side ends the sub-phase.
 #[test]
 fn a_failed_rider_left_alone_goes_on_at_his_speed() {
-    let (b, z) = (cavalry("10"), warrior_at(2.0, 22.0));
     let lines = orders_then(&["trooper run"], &["reveal trooper", "end_turn"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(1, &lines);
+    let out = game(&cavalry("10"), &warrior_at(2.0, 22.0), &["2H", "9S"]).play_ok(1, &lines);
     let shown = after_last(&out, "end_turn");
     assert!(
         shown.contains("trooper failed his check and was not slowed: he goes on\ntrooper goes on at 10\"\n  trooper moves 10\" from (22.5, 4) to (22.5, 14)\n"),
@@ -584,11 +554,16 @@ fn a_failed_rider_left_alone_goes_on_at_his_speed() {
 // turn that misses the hedge ahead.
 #[test]
 fn failed_cavalry_turn_only_as_much_as_they_must_to_miss_terrain() {
-    let (b, z) = (cavalry("10"), warrior_at(2.0, 22.0));
     let terrain =
         "terrain:\n  - { kind: linear_obstacle, name: the hedge, line: [[20, 12], [30, 12]] }\n";
     let lines = orders_then(&["trooper run"], &["reveal trooper", "drift trooper"]);
-    let out = game_with(&refs(&b), &refs(&z), &["2H", "9S"], terrain).play_ok(1, &lines);
+    let out = game_with(
+        &cavalry("10"),
+        &warrior_at(2.0, 22.0),
+        &["2H", "9S"],
+        terrain,
+    )
+    .play_ok(1, &lines);
     assert_eq!(
         after(&out, "drift trooper"),
         "  trooper turns from 0° to 330°\ntrooper goes on at 10\" (turning 30° to miss the ground ahead)\n  trooper moves 10\" from (22.5, 4) to (17.5, 12.66)\n  trooper is tagged `moved`\n"
@@ -604,14 +579,14 @@ fn only_a_halted_horse_moves_backwards_and_two_inches() {
         &["trooper move"],
         &["back trooper 22.5 1.5", "back trooper 22.5 2"],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    let out = game(&b, &z, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &["trooper goes backwards at most 2\"; that is 2.5\""],
     );
     out.stdout_has(&["  trooper moves 2\" from (22.5, 4) to (22.5, 2)\n"]);
     let (b, z) = (cavalry("10"), warrior_at(2.0, 22.0));
-    game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    game(&b, &z, &["2H", "3S"]).play_refused(
         1,
         &orders_then(&["trooper move"], &["back trooper 22.5 2"]),
         &["trooper's horse is going forward at 10\": only a horse halted or moving backwards can go back (5.3)"],
@@ -638,7 +613,7 @@ fn a_gun_moves_one_inch_after_a_passed_check_and_may_not_fire_that_turn() {
         &["gun move"],
         &["move gun 20 5.5", "move gun 20 5", "face gun 90"],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    let out = game(&b, &z, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &[
@@ -654,12 +629,12 @@ fn a_gun_moves_one_inch_after_a_passed_check_and_may_not_fire_that_turn() {
         transcript(&out)
     );
     let lines = orders_then(&["gun move"], &["face gun 90"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["2H", "3S"]).play_ok(1, &lines);
     out.stdout_has(&["  gun turns from 0° to 90°\n  gun is tagged `limbered`\n"]);
     // Even with leave to run, a gun only moves its 1" (the order is quoted: `run` is a word
     // close to the id `gun`).
     let lines = orders_then(&["gun \"run\""], &["run gun 20 5"]);
-    game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    game(&b, &z, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &["gun (artillery) does not run: `move` it"],
@@ -673,7 +648,7 @@ fn a_gun_moves_one_inch_after_a_passed_check_and_may_not_fire_that_turn() {
 fn follow_through_is_one_inch_and_breaks_contact_without_a_check() {
     let (b, z) = in_melee();
     let lines = "set_phase(\"follow_through\"); set_turn(1, \"british\");\nfollow pte_1 12 8.5\nfollow pte_1 12 9\nfollow pte_1 12 8.5\n";
-    let out = game(&refs(&b), &refs(&z), &["2H"]).play_refused(
+    let out = game(&b, &z, &["2H"]).play_refused(
         1,
         lines,
         &[
@@ -691,7 +666,6 @@ fn follow_through_is_one_inch_and_breaks_contact_without_a_check() {
 // turn": a horse that ran 12" follows through 2".
 #[test]
 fn horses_follow_through_one_inch_for_every_five_moved() {
-    let (b, z) = (cavalry("10"), warrior_at(2.0, 22.0));
     let lines = orders_then(
         &["trooper run"],
         &[
@@ -701,7 +675,7 @@ fn horses_follow_through_one_inch_for_every_five_moved() {
             "follow trooper 22.5 18",
         ],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    let out = game(&cavalry("10"), &warrior_at(2.0, 22.0), &["2H", "3S"]).play_refused(
         1,
         &lines,
         &["trooper follows through at most 2\"; that is 2.5\""],
@@ -713,9 +687,8 @@ fn horses_follow_through_one_inch_for_every_five_moved() {
 // follow-through a routed man may only go toward his own edge.
 #[test]
 fn a_routed_man_follows_through_only_toward_his_own_edge() {
-    let (b, z) = (section(), warrior_at(12.0, 20.0));
     let lines = "set_phase(\"follow_through\"); set_turn(1, \"british\"); unit(\"pte_1\").tag(\"routed\");\nfollow pte_1 12 5\nfollow pte_1 12 3\n";
-    let out = game(&refs(&b), &refs(&z), &["2H"]).play_refused(
+    let out = sergeant_and_rifleman_against(12.0, 20.0, &["2H"]).play_refused(
         1,
         lines,
         &["pte_1 is routing: he may only go toward the south edge"],
@@ -728,18 +701,12 @@ fn a_routed_man_follows_through_only_toward_his_own_edge() {
 #[test]
 fn a_hidden_man_seen_moving_is_found() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit(
-            "pte_1",
-            "rifleman",
-            12.0,
-            4.0,
-            ", groups: { unit: first }, tags: [hidden]",
-        ),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("pte_1", "rifleman", 12.0, 4.0, ", tags: [hidden]"),
     ];
     let z = warrior_at(12.0, 20.0);
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["2H", "3S"]).play_ok(1, &lines);
     assert!(
         after(&out, "move pte_1 12 7").ends_with(
             "  pte_1 moves 3\" from (12, 4) to (12, 7)\n  pte_1 is tagged `moved`\n  pte_1 is seen moving by warrior: no longer hidden\n  pte_1 loses the tag `hidden`\n"
@@ -749,7 +716,7 @@ fn a_hidden_man_seen_moving_is_found() {
     );
     // Behind a wood that hides him from the warrior, from start to end.
     let terrain = "terrain:\n  - { kind: woods, name: the wood, rect: { x: 8, y: 10, width: 8, depth: 4 } }\n";
-    let out = game_with(&refs(&b), &refs(&z), &["2H", "3S"], terrain).play_ok(1, &lines);
+    let out = game_with(&b, &z, &["2H", "3S"], terrain).play_ok(1, &lines);
     out.stdout_lacks("no longer hidden");
 }
 
@@ -758,7 +725,6 @@ fn a_hidden_man_seen_moving_is_found() {
 // stand-in defined at the prompt shows the call.
 #[test]
 fn every_move_asks_about_mines_on_its_path() {
-    let (b, z) = (section(), warrior_at(12.0, 20.0));
     let lines = orders_then(
         &["pte_1 move"],
         &[
@@ -766,7 +732,7 @@ fn every_move_asks_about_mines_on_its_path() {
             "move pte_1 12 9",
         ],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, &lines);
+    let out = sergeant_and_rifleman_against(12.0, 20.0, &["2H", "3S"]).play_ok(1, &lines);
     assert!(
         after(&out, "move pte_1 12 9")
             .ends_with("mines on the path of pte_1 from (12, 4) to (12, 9)?\n"),
@@ -790,7 +756,7 @@ fn out_of_command_men_advance_toward_or_fall_back_from_the_nearest_enemy() {
         "end_turn\nend_turn\n{}\nmove pte_2 20 2\nmove pte_2 20 9\n",
         chart("_advance")
     );
-    let out = game(&refs(&b), &refs(&z), &["2H"]).play_refused(
+    let out = game(&b, &z, &["2H"]).play_refused(
         1,
         &lines,
         &["pte_2 must advance toward warrior, the nearest enemy he sees (the out-of-command chart)"],
@@ -800,7 +766,7 @@ fn out_of_command_men_advance_toward_or_fall_back_from_the_nearest_enemy() {
         "end_turn\nend_turn\n{}\nmove pte_2 20 6\nmove pte_2 20 0.5\nmove pte_2 20 1\n",
         chart("_fall_back")
     );
-    let out = game(&refs(&b), &refs(&z), &["2H"]).play_refused(
+    let out = game(&b, &z, &["2H"]).play_refused(
         1,
         &lines,
         &[
@@ -815,12 +781,11 @@ fn out_of_command_men_advance_toward_or_fall_back_from_the_nearest_enemy() {
 // running, so an order to move keeps it to 8".
 #[test]
 fn a_horse_ordered_to_move_goes_at_most_eight_inches() {
-    let (b, z) = (cavalry("5"), warrior_at(2.0, 22.0));
     let lines = orders_then(
         &["trooper move"],
         &["move trooper 22.5 13", "move trooper 22.5 12"],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    let out = game(&cavalry("5"), &warrior_at(2.0, 22.0), &["2H", "3S"]).play_refused(
         1,
         &lines,
         &["trooper moves at most 8\"; that is 9\""],
@@ -851,7 +816,7 @@ fn motorcycles_and_vehicles_move_their_allowances_in_their_sub_phases() {
             "move tank 14 14",
         ],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "4H", "5H", "6S"]).play_refused(
+    let out = game(&b, &z, &["2H", "3S", "4H", "5H", "6S"]).play_refused(
         1,
         &lines,
         &[
@@ -872,7 +837,6 @@ fn motorcycles_and_vehicles_move_their_allowances_in_their_sub_phases() {
 // men first reveals the leader's order, one check for the unit.
 #[test]
 fn under_forward_march_the_men_go_abreast_of_their_leader_or_behind() {
-    let (b, z) = (section(), warrior_at(12.0, 20.0));
     let lines = orders_then(
         &["sgt forward_march"],
         &[
@@ -882,7 +846,7 @@ fn under_forward_march_the_men_go_abreast_of_their_leader_or_behind() {
             "move pte_1 12 7.5",
         ],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_refused(
+    let out = sergeant_and_rifleman_against(12.0, 20.0, &["2H", "3S"]).play_refused(
         1,
         &lines,
         &[
@@ -900,7 +864,7 @@ fn under_forward_march_the_men_go_abreast_of_their_leader_or_behind() {
     );
     // His man moved first: the leader's order is revealed, and its one check is the unit's.
     let lines = orders_then(&["sgt forward_march"], &["move pte_1 12 4.5"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, &lines);
+    let out = sergeant_and_rifleman_against(12.0, 20.0, &["2H", "3S"]).play_ok(1, &lines);
     assert!(
         after(&out, "move pte_1 12 4.5").starts_with(
             "pte_1 is under sgt's order to his unit: it is revealed for all of them\nsgt's order: forward march for 2 figures (sgt, pte_1)\n  flipped 3♠ from the cards deck\n"
@@ -915,12 +879,11 @@ fn under_forward_march_the_men_go_abreast_of_their_leader_or_behind() {
 // leader's experience) his men may not end nearer the nearest enemy they see.
 #[test]
 fn a_unit_following_its_leader_away_may_not_close_with_the_enemy() {
-    let (b, z) = (section(), warrior_at(12.0, 20.0));
     let lines = orders_then(
         &["sgt follow_him_away"],
         &["reveal sgt", "move pte_1 12 7", "move pte_1 12 2"],
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "5S"]).play_refused(
+    let out = sergeant_and_rifleman_against(12.0, 20.0, &["2H", "5S"]).play_refused(
         1,
         &lines,
         &["pte_1 follows his leader away from the enemy: he may not end nearer warrior, the nearest enemy he sees"],
@@ -946,7 +909,7 @@ fn a_failed_rider_on_a_halted_horse_may_go_back_two_inches() {
     let b = vec![brit("cav", "cavalry_officer", 10.0, 6.0, "")];
     let z = warrior_at(10.0, 20.0);
     let lines = orders_then(&["cav move"], &["back cav 10 3", "back cav 10 4"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_refused(
+    let out = game(&b, &z, &["2H", "9S"]).play_refused(
         1,
         &lines,
         &["cav goes backwards at most 2\"; that is 3\""],
@@ -971,15 +934,15 @@ fn a_man_in_melee_flips_one_card_to_carry_out_his_order_and_leave() {
     let (b, z) = in_melee();
     let lines = orders_then(&["pte_1 move"], &["move pte_1 12 7"]);
     // `leaving` (default): no card for the order; the 5.5 check as he goes.
-    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["2H", "9S"]).play_ok(1, &lines);
     assert_eq!(
         after(&out, "move pte_1 12 7"),
         "pte_1's order: move\n  pte_1 is in melee: no card for his order; if he moves out, he checks to leave the melee\n  pte_1 is tagged `activated`\npte_1 tries to leave the melee with warrior\n  flipped 9♠ from the cards deck\n  pte_1 check to leave the melee: card 9♠ against 6: fails (9 is over 6)\n  pte_1 cannot get out of the melee this turn\n"
     );
     // `order`: the order's card, and passing it he leaves without another.
     let out = game_with(
-        &refs(&b),
-        &refs(&z),
+        &b,
+        &z,
         &["2H", "3S", "9S"],
         "data: { movement: { leave_melee_check: order } }\n",
     )

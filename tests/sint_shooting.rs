@@ -12,7 +12,7 @@
 mod common;
 
 use common::game::{Game, after, chance_at_prompt, transcript};
-use common::sint::{brit, game, game_with, zulu};
+use common::sint::{brit, game, game_with, sergeant_and_rifleman, zulu};
 
 /// What the typed line `line` narrated, without the prompts for the dice typed in.
 #[track_caller]
@@ -25,14 +25,15 @@ fn told(out: &common::Output, line: &str) -> String {
         .collect()
 }
 
-fn refs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
-}
-
 /// A pile of `n` copies of one card: every flip is that card, so a test (and an exact odds
 /// walk over the pile as it stands) knows each one.
 fn pile(card: &str, n: usize) -> Vec<&str> {
     vec![card; n]
+}
+
+/// A game with every card a 5♥ (a pile of ten): each check of experience 5 or more passes.
+fn game_on_5h(british: &[impl AsRef<str>], zulus: &[impl AsRef<str>]) -> Game {
+    game(british, zulus, &pile("5H", 10))
 }
 
 /// Prompt lines that begin the shooting phase of turn 1 with `side` to play and give each
@@ -50,12 +51,21 @@ fn shooting(side: &str, leave: &[(&str, &str)]) -> String {
 /// beside him, facing a Zulu `warrior` (armour 1) whose base is `gap` inches from his.
 fn rifle_and_zulu(gap: f64, zulu_extra: &str) -> (Vec<String>, Vec<String>) {
     (
-        vec![
-            brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-            brit("pte_1", "rifleman", 12.0, 4.0, ", groups: { unit: first }"),
-        ],
+        sergeant_and_rifleman(),
         vec![zulu("warrior", "zulu", 12.0, 5.0 + gap, zulu_extra)],
     )
+}
+
+/// A game of [`rifle_and_zulu`] on [`game_on_5h`]'s pile of 5♥.
+fn rifleman_against_zulu(gap: f64, zulu_extra: &str) -> Game {
+    let (b, z) = rifle_and_zulu(gap, zulu_extra);
+    game_on_5h(&b, &z)
+}
+
+/// Prompt lines that begin the shooting phase of turn 1 with the British to play and give
+/// `figure` his leave to take an aimed shot (`_may aim`).
+fn aiming(figure: &str) -> String {
+    shooting("british", &[(figure, "_may aim")])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -68,8 +78,7 @@ fn rifle_and_zulu(gap: f64, zulu_extra: &str) -> (Vec<String>, Vec<String>) {
 // then steps 2 and 3: the rifle's 1d10+1 less armour 1, saved on experience less the remainder.
 #[test]
 fn a_shot_hits_when_the_d10_plus_modifiers_is_at_or_under_the_experience() {
-    let (b, z) = rifle_and_zulu(9.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = rifleman_against_zulu(9.0, "");
     let lines = "order pte_1 fire\nend_turn\nend_turn\nreveal pte_1\nend_turn\nend_turn\n:dice manual\nshoot pte_1 warrior\n5\n3\n";
     let out = g.play_ok(1, lines);
     assert_eq!(
@@ -100,9 +109,8 @@ fn shot(g: &Game, setup: &str, shot: &str) -> String {
 // target alike (default).
 #[test]
 fn a_charging_or_running_target_is_four_harder_to_hit() {
-    let (b, z) = rifle_and_zulu(9.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
-    let aim = shooting("british", &[("pte_1", "_may aim")]);
+    let g = rifleman_against_zulu(9.0, "");
+    let aim = aiming("pte_1");
     let told = shot(
         &g,
         &format!("{aim}unit(\"warrior\").tag(\"charged\")\n"),
@@ -126,9 +134,8 @@ fn a_charging_or_running_target_is_four_harder_to_hit() {
 // Guards 6.3 "Moving Targets": a target that walked this turn is +1 (default).
 #[test]
 fn a_moving_target_is_one_harder_to_hit() {
-    let (b, z) = rifle_and_zulu(9.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
-    let aim = shooting("british", &[("pte_1", "_may aim")]);
+    let g = rifleman_against_zulu(9.0, "");
+    let aim = aiming("pte_1");
     let told = shot(
         &g,
         &format!("{aim}unit(\"warrior\").tag(\"moved\")\n"),
@@ -145,8 +152,8 @@ fn a_moving_target_is_one_harder_to_hit() {
 fn a_large_target_is_one_easier_to_hit() {
     let b = vec![brit("pte_1", "rifleman", 12.0, 4.0, "")];
     let z = vec![zulu("rider", "cavalryman", 12.0, 15.0, "")];
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
-    let aim = shooting("british", &[("pte_1", "_may aim")]);
+    let g = game_on_5h(&b, &z);
+    let aim = aiming("pte_1");
     let told = shot(&g, &aim, "shoot pte_1 rider\n6\n1\n");
     assert!(told.contains("(9.5\"), needing 6 or under\n"), "{told}");
     assert!(
@@ -161,12 +168,12 @@ fn a_large_target_is_one_easier_to_hit() {
 fn range_bands_short_medium_long_and_no_shot_beyond_long_range() {
     let b = vec![brit("pte_1", "rifleman", 1.0, 1.0, "")];
     let near = vec![zulu("warrior", "zulu", 1.0, 7.0, "")];
-    let g = game(&refs(&b), &refs(&near), &pile("5H", 10));
-    let aim = shooting("british", &[("pte_1", "_may aim")]);
+    let g = game_on_5h(&b, &near);
+    let aim = aiming("pte_1");
     let told = shot(&g, &aim, "shoot pte_1 warrior\n7\n");
     assert!(told.ends_with("(5\"), needing 6 or under\n  pte_1 loses the tag `loaded`\n  pte_1 is tagged `fired`\n  pte_1 to hit: 1d10 [7] = 7\n  d10 7 against 6: misses\n"), "{told}");
     let long = vec![zulu("warrior", "zulu", 22.0, 1.0, "")];
-    let g = game(&refs(&b), &refs(&long), &pile("5H", 10));
+    let g = game_on_5h(&b, &long);
     let told = shot(&g, &aim, "shoot pte_1 warrior\n3\n1\n");
     assert!(told.contains("(20\"), needing 6 or under\n"), "{told}");
     assert!(
@@ -174,7 +181,7 @@ fn range_bands_short_medium_long_and_no_shot_beyond_long_range() {
         "{told}"
     );
     let beyond = vec![zulu("warrior", "zulu", 34.0, 22.0, "")];
-    game(&refs(&b), &refs(&beyond), &pile("5H", 10)).play_refused(
+    game_on_5h(&b, &beyond).play_refused(
         1,
         &format!("{aim}shoot pte_1 warrior\n"),
         &["warrior is 38.12\" away: the rifle reaches 32\""],
@@ -185,8 +192,7 @@ fn range_bands_short_medium_long_and_no_shot_beyond_long_range() {
 // is +2 to the die; aimed leave used after a move is snap fire too.
 #[test]
 fn snap_fire_is_two_harder_to_hit() {
-    let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = rifleman_against_zulu(5.0, "");
     let snap = shooting("british", &[("pte_1", "_may snap")]);
     let told = shot(&g, &snap, "shoot pte_1 warrior\n5\n");
     assert!(
@@ -210,7 +216,7 @@ fn snap_fire_is_two_harder_to_hit() {
 #[test]
 fn a_foot_soldier_who_charged_fires_at_four_harder() {
     let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game_on_5h(&b, &z);
     let charged = shooting("british", &[("pte_1", "charged")]);
     let told = shot(&g, &charged, "shoot pte_1 warrior\n2\n3\n");
     assert!(
@@ -222,7 +228,7 @@ fn a_foot_soldier_who_charged_fires_at_four_harder() {
         "{told}"
     );
     let b = vec![brit("rider", "cavalryman", 12.0, 4.0, "")];
-    let rider = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let rider = game_on_5h(&b, &z);
     rider.play_refused(
         1,
         &format!(
@@ -238,12 +244,8 @@ fn a_foot_soldier_who_charged_fires_at_four_harder() {
 // again this turn; loads on a 7 and fires.
 #[test]
 fn the_reload_d10_comes_before_a_shot_unless_the_weapon_is_loaded() {
-    let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
-    let empty = format!(
-        "{}unit(\"pte_1\").untag(\"loaded\")\n",
-        shooting("british", &[("pte_1", "_may aim")])
-    );
+    let g = rifleman_against_zulu(5.0, "");
+    let empty = format!("{}unit(\"pte_1\").untag(\"loaded\")\n", aiming("pte_1"));
     let out = g.play_refused(
         1,
         &format!("{empty}:dice manual\nshoot pte_1 warrior\n8\nshoot pte_1 warrior\n"),
@@ -264,12 +266,8 @@ fn the_reload_d10_comes_before_a_shot_unless_the_weapon_is_loaded() {
 // stay 'loaded' for a future shooting phase": `reload` rolls and keeps the weapon loaded.
 #[test]
 fn reload_keeps_the_weapon_loaded_for_a_later_shooting_phase() {
-    let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
-    let empty = format!(
-        "{}unit(\"pte_1\").untag(\"loaded\")\n",
-        shooting("british", &[("pte_1", "_may aim")])
-    );
+    let g = rifleman_against_zulu(5.0, "");
+    let empty = format!("{}unit(\"pte_1\").untag(\"loaded\")\n", aiming("pte_1"));
     let out = g.play_refused(
         1,
         &format!("{empty}:dice manual\nreload pte_1\n4\nprint(unit(\"pte_1\").has_tag(\"loaded\"))\nreload pte_1\n"),
@@ -288,12 +286,8 @@ fn reload_keeps_the_weapon_loaded_for_a_later_shooting_phase() {
 fn damage_not_beyond_armour_is_only_a_morale_check() {
     let b = vec![brit("pte_1", "rifleman", 12.0, 4.0, "")];
     let z = vec![zulu("viking", "viking", 12.0, 10.0, "")];
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
-    let told = shot(
-        &g,
-        &shooting("british", &[("pte_1", "_may aim")]),
-        "shoot pte_1 viking\n1\n1\n",
-    );
+    let g = game_on_5h(&b, &z);
+    let told = shot(&g, &aiming("pte_1"), "shoot pte_1 viking\n1\n1\n");
     assert!(
         told.ends_with("  damage of pte_1's rifle: 1d10+1 [1] + 1 = 2\n  2 damage against armour 3: no wound, but viking must check morale\nviking checks morale: struck by pte_1's rifle\n  flipped 5♥ from the cards deck\n  viking morale check: card 5♥ against 7: passes (5 is at or under 7)\n"),
         "{told}"
@@ -319,7 +313,7 @@ fn exact_odds_of_a_shot_hit_damage_and_a_save_by_card() {
         shooting("zulus", &[("warrior", "_may aim")])
     );
     let odds = |b: &[String]| {
-        let out = game(&refs(b), &refs(&z), &[]).play_ok(1, &lines);
+        let out = game(b, &z, &[]).play_ok(1, &lines);
         let printed = after(&out, ":odds shoot warrior pte_1");
         assert!(printed.contains(": exact, over "), "{printed}");
         printed
@@ -338,8 +332,8 @@ fn exact_odds_of_a_shot_hit_damage_and_a_save_by_card() {
 fn a_light_machine_gun_alone_fires_only_three_shots() {
     let z = vec![zulu("warrior", "zulu", 12.0, 14.0, "")];
     let alone = vec![brit("mg", "machine_gunner", 12.0, 4.0, "")];
-    let aim = shooting("british", &[("mg", "_may aim")]);
-    let out = game(&refs(&alone), &refs(&z), &pile("5H", 10)).play_refused(
+    let aim = aiming("mg");
+    let out = game_on_5h(&alone, &z).play_refused(
         1,
         &format!("{aim}:dice manual\nshoot mg warrior\n10\nshoot mg warrior\n10\nshoot mg warrior\n10\nshoot mg warrior\n"),
         &["mg has fired 3 shots this turn: his lmg fires 3"],
@@ -354,7 +348,7 @@ fn a_light_machine_gun_alone_fires_only_three_shots() {
         brit("mg", "machine_gunner", 12.0, 4.0, ""),
         brit("mate", "rifleman", 13.5, 4.0, ""),
     ];
-    let out = game(&refs(&crewed), &refs(&z), &pile("5H", 10)).play_ok(
+    let out = game_on_5h(&crewed, &z).play_ok(
         1,
         &format!("{aim}:dice manual\nshoot mg warrior\n10\nshoot mg warrior\n10\nshoot mg warrior\n10\nshoot mg warrior\n10\n"),
     );
@@ -375,8 +369,8 @@ fn a_light_machine_gun_alone_fires_only_three_shots() {
 fn a_tank_fires_its_machine_gun_with_the_crew_inside_it() {
     let z = vec![zulu("warrior", "zulu", 12.0, 14.0, "")];
     let tank = vec![brit("tank", "tank", 12.0, 4.0, "")];
-    let g = game(&refs(&tank), &refs(&z), &pile("5H", 10));
-    let aim = shooting("british", &[("tank", "_may aim")]);
+    let g = game_on_5h(&tank, &z);
+    let aim = aiming("tank");
     let out = g.play_refused(
         1,
         &format!(
@@ -408,7 +402,7 @@ fn a_tank_fires_its_machine_gun_with_the_crew_inside_it() {
 fn a_tank_struck_checks_morale_for_its_crew() {
     let z = vec![zulu("warrior", "zulu", 12.0, 20.0, "")];
     let tank = vec![brit("tank", "tank", 12.0, 8.0, "")];
-    let g = game(&refs(&tank), &refs(&z), &["5H", "9H"]);
+    let g = game(&tank, &z, &["5H", "9H"]);
     let out = g.play_ok(
         1,
         "_strike(unit(\"tank\"), 5, (), \"a test\")\n_strike(unit(\"tank\"), 12, (), \"a test\")\n",
@@ -432,8 +426,8 @@ fn no_firing_past_a_friend_in_the_line_of_fire() {
         brit("pte_1", "rifleman", 12.0, 4.0, ""),
         brit("pte_2", "rifleman", 12.0, 9.0, ""),
     ];
-    let aim = shooting("british", &[("pte_1", "_may aim")]);
-    game(&refs(&blocked), &refs(&z), &pile("5H", 10)).play_refused(
+    let aim = aiming("pte_1");
+    game_on_5h(&blocked, &z).play_refused(
         1,
         &format!("{aim}shoot pte_1 warrior\n"),
         &["pte_2 is in the line of fire: no firing past a friend"],
@@ -442,11 +436,7 @@ fn no_firing_past_a_friend_in_the_line_of_fire() {
         brit("pte_1", "rifleman", 12.0, 4.0, ""),
         brit("pte_3", "rifleman", 13.2, 9.0, ""),
     ];
-    let told = shot(
-        &game(&refs(&clear), &refs(&z), &pile("5H", 10)),
-        &aim,
-        "shoot pte_1 warrior\n10\n",
-    );
+    let told = shot(&game_on_5h(&clear, &z), &aim, "shoot pte_1 warrior\n10\n");
     assert!(told.ends_with("misses\n"), "{told}");
 }
 
@@ -459,8 +449,8 @@ fn a_shot_into_a_melee_strikes_the_target_on_one_to_five_else_the_nearest_in_con
         brit("pte_2", "rifleman", 13.0, 14.0, ""),
     ];
     let z = vec![zulu("warrior", "zulu", 12.0, 14.0, "")];
-    let g = game(&refs(&b), &refs(&z), &pile("2H", 10));
-    let aim = shooting("british", &[("pte_1", "_may aim")]);
+    let g = game(&b, &z, &pile("2H", 10));
+    let aim = aiming("pte_1");
     let told = shot(&g, &aim, "shoot pte_1 warrior\n3\n7\n1\n");
     assert!(
         told.contains("  the shot goes into a melee: warrior is struck on 5 or under: 1d10 [7] = 7\n  the shot strikes pte_2 instead\n  damage of pte_1's rifle: 1d10+1 [1] + 1 = 2\n  2 damage against armour 0: a wound of 2\n  pte_2 must save on 4 or under"),
@@ -476,12 +466,11 @@ fn a_shot_into_a_melee_strikes_the_target_on_one_to_five_else_the_nearest_in_con
 // Guards 8 "A routing figure will not melee or shoot".
 #[test]
 fn a_routing_figure_does_not_shoot() {
-    let (b, z) = rifle_and_zulu(5.0, "");
-    game(&refs(&b), &refs(&z), &pile("5H", 10)).play_refused(
+    rifleman_against_zulu(5.0, "").play_refused(
         1,
         &format!(
             "{}unit(\"pte_1\").tag(\"routed\")\nshoot pte_1 warrior\n",
-            shooting("british", &[("pte_1", "_may aim")])
+            aiming("pte_1")
         ),
         &["pte_1 is routing: a routing man does not shoot"],
     );
@@ -491,8 +480,7 @@ fn a_routing_figure_does_not_shoot() {
 // lets him fire, no shot; and only in the shooting phase.
 #[test]
 fn a_figure_shoots_only_with_an_order_to_fire_in_the_shooting_phase() {
-    let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = rifleman_against_zulu(5.0, "");
     g.play_refused(
         1,
         &format!("{}shoot pte_1 warrior\n", shooting("british", &[])),
@@ -520,7 +508,7 @@ fn a_flag_bearer_does_not_fight() {
         brit("pte_1", "rifleman", 14.0, 4.0, ""),
     ];
     let z = vec![zulu("warrior", "zulu", 12.0, 10.0, "")];
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game_on_5h(&b, &z);
     let out = g.play_ok(1, "print(_can_start_melee(unit(\"flag\")))\nprint(_why_no_melee(unit(\"flag\")))\nprint(_can_start_melee(unit(\"pte_1\")))\n");
     assert_eq!(
         after(&out, "print(_can_start_melee(unit(\"flag\")))"),
@@ -536,10 +524,7 @@ fn a_flag_bearer_does_not_fight() {
     );
     g.play_refused(
         1,
-        &format!(
-            "{}shoot flag warrior\n",
-            shooting("british", &[("flag", "_may aim")])
-        ),
+        &format!("{}shoot flag warrior\n", aiming("flag")),
         &["flag carries the flag: he doesn't fight"],
     );
 }
@@ -562,7 +547,7 @@ fn a_hidden_target_is_two_harder_to_hit_until_a_hit_within_two_inches_exposes_it
         zulu("warrior", "zulu", 12.0, 14.0, ", tags: [hidden]"),
         zulu("w2", "zulu", 14.0, 14.0, ", tags: [hidden]"),
     ];
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = game_on_5h(&b, &z);
     let aim = shooting("british", &[("pte_1", "_may aim"), ("pte_2", "_may aim")]);
     let out = g.play_ok(
         1,
@@ -593,16 +578,12 @@ fn a_hidden_target_is_two_harder_to_hit_until_a_hit_within_two_inches_exposes_it
 fn a_target_in_cover_is_two_harder_to_hit() {
     let (b, z) = rifle_and_zulu(9.0, "");
     let g = game_with(
-        &refs(&b),
-        &refs(&z),
+        &b,
+        &z,
         &pile("5H", 10),
         "terrain:\n  - { kind: woods, name: the kraal wood, circle: { centre: [12, 14], radius: 2 } }\n",
     );
-    let told = shot(
-        &g,
-        &shooting("british", &[("pte_1", "_may aim")]),
-        "shoot pte_1 warrior\n4\n",
-    );
+    let told = shot(&g, &aiming("pte_1"), "shoot pte_1 warrior\n4\n");
     assert!(
         told.ends_with("  d10 4 +1 medium range +2 target in woods = 7 against 6: misses\n"),
         "{told}"
@@ -619,12 +600,12 @@ fn a_target_in_cover_is_two_harder_to_hit() {
 fn a_running_target_and_cover_have_numbers_of_their_own() {
     let (b, z) = rifle_and_zulu(9.0, "");
     let g = game_with(
-        &refs(&b),
-        &refs(&z),
+        &b,
+        &z,
         &pile("5H", 10),
         "terrain:\n  - { kind: woods, name: the kraal wood, circle: { centre: [12, 14], radius: 2 } }\ndata: { to_hit: { target_ran: 3, target_in_cover: 1 } }\n",
     );
-    let aim = shooting("british", &[("pte_1", "_may aim")]);
+    let aim = aiming("pte_1");
     for (tag, told_end) in [
         (
             "ran",
@@ -653,7 +634,7 @@ fn a_running_target_and_cover_have_numbers_of_their_own() {
 #[test]
 fn spotting_a_hidden_enemy_is_an_activation_check_within_twelve_inches() {
     let (b, z) = rifle_and_zulu(9.0, ", tags: [hidden]");
-    let seen = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let seen = game_on_5h(&b, &z);
     let out = seen.play_ok(
         1,
         &format!("{}spot pte_1 warrior\n", shooting("british", &[])),
@@ -662,7 +643,7 @@ fn spotting_a_hidden_enemy_is_an_activation_check_within_twelve_inches() {
         told(&out, "spot pte_1 warrior"),
         "pte_1 looks for warrior (9\")\n  flipped 5♥ from the cards deck\n  pte_1 spot check: card 5♥ against 6: passes (5 is at or under 6)\n  warrior loses the tag `hidden`\npte_1 spots warrior: he is hidden no more\n"
     );
-    let missed = game(&refs(&b), &refs(&z), &pile("9H", 10));
+    let missed = game(&b, &z, &pile("9H", 10));
     let out = missed.play_refused(
         1,
         &format!(
@@ -676,7 +657,7 @@ fn spotting_a_hidden_enemy_is_an_activation_check_within_twelve_inches() {
             .ends_with("fails (9 is over 6)\npte_1 does not make warrior out\n")
     );
     let (b, far) = rifle_and_zulu(13.0, ", tags: [hidden]");
-    game(&refs(&b), &refs(&far), &pile("5H", 10)).play_refused(
+    game_on_5h(&b, &far).play_refused(
         1,
         &format!("{}spot pte_1 warrior\n", shooting("british", &[])),
         &["warrior is 13\" away: a man spots within 12\""],
@@ -701,7 +682,7 @@ fn battery(gun: &str, zulus: &[String]) -> Game {
             ", groups: { unit: battery }, stats: { experience: 8 }",
         ),
     ];
-    game(&refs(&b), &refs(zulus), &pile("5H", 10))
+    game_on_5h(&b, zulus)
 }
 
 // Guards 9 "They have a 45 degree arc from the center of the stand's front": a target 76° off
@@ -711,10 +692,7 @@ fn a_gun_fires_only_within_its_forty_five_degree_arc() {
     let g = battery("bolt_thrower", &[zulu("warrior", "zulu", 20.0, 6.0, "")]);
     g.play_refused(
         1,
-        &format!(
-            "{}fire gun warrior\n",
-            shooting("british", &[("gun", "_may aim")])
-        ),
+        &format!("{}fire gun warrior\n", aiming("gun")),
         &["warrior is outside gun's arc (45° from the centre of its front)"],
     );
 }
@@ -725,11 +703,7 @@ fn a_gun_fires_only_within_its_forty_five_degree_arc() {
 #[test]
 fn a_gun_hits_on_its_best_crewmans_experience_and_a_bolt_strikes_for_2d10_plus_2() {
     let g = battery("bolt_thrower", &[zulu("warrior", "zulu", 12.0, 16.0, "")]);
-    let told = shot(
-        &g,
-        &shooting("british", &[("gun", "_may aim")]),
-        "fire gun warrior\n8\n1 1\n",
-    );
+    let told = shot(&g, &aiming("gun"), "fire gun warrior\n8\n1 1\n");
     assert!(
         told.starts_with("gun fires a bolt at warrior (12\"), needing 8 or under (its best crewman)\n  gun to hit: 1d10 [8] = 8\n  d10 8 against 8: hits\n  gun's bolt on warrior: 2d10+2 [1, 1] + 2 = 4\n  4 damage against armour 1: a wound of 3\n"),
         "{told}"
@@ -741,12 +715,9 @@ fn a_gun_hits_on_its_best_crewmans_experience_and_a_bolt_strikes_for_2d10_plus_2
 fn a_gun_with_no_crew_does_not_fire() {
     let b = vec![brit("gun", "bolt_thrower", 12.0, 4.0, "")];
     let z = vec![zulu("warrior", "zulu", 12.0, 16.0, "")];
-    game(&refs(&b), &refs(&z), &pile("5H", 10)).play_refused(
+    game_on_5h(&b, &z).play_refused(
         1,
-        &format!(
-            "{}fire gun warrior\n",
-            shooting("british", &[("gun", "_may aim")])
-        ),
+        &format!("{}fire gun warrior\n", aiming("gun")),
         &["gun has no crew within 1\""],
     );
 }
@@ -774,7 +745,7 @@ fn a_gun_that_moved_does_not_fire_that_turn() {
 #[test]
 fn a_cannon_fires_only_what_its_secret_marker_says() {
     let g = battery("cannon", &[zulu("warrior", "zulu", 12.0, 16.0, "")]);
-    let aim = shooting("british", &[("gun", "_may aim")]);
+    let aim = aiming("gun");
     let out = g.play_refused(
         1,
         &format!("load gun ball\n{aim}:dice manual\nfire gun warrior\n10\nset_turn(2, \"british\")\nfire gun warrior\nload gun grape\n"),
@@ -811,7 +782,7 @@ fn grapeshot_strikes_every_enemy_in_an_eight_inch_cone_for_1d10_less_armour() {
         zulu("w3", "zulu", 18.0, 8.0, ""),
     ];
     let g = battery("cannon", &z);
-    let aim = shooting("british", &[("gun", "_may aim")]);
+    let aim = aiming("gun");
     let told = shot(
         &g,
         &format!("load gun grape\n{aim}"),
@@ -842,10 +813,7 @@ fn a_ball_strikes_the_figures_touching_a_quarter_sized_area() {
     let g = battery("cannon", &z);
     let told = shot(
         &g,
-        &format!(
-            "load gun ball\n{}",
-            shooting("british", &[("gun", "_may aim")])
-        ),
+        &format!("load gun ball\n{}", aiming("gun")),
         "fire gun warrior\n2\n3 4\n",
     );
     assert!(told.contains("  d10 2 against 8: hits\n  gun's ball on warrior: 2d10 [3, 4] = 7\n  7 damage against armour 1: a wound of 6\n"), "{told}");
@@ -860,7 +828,7 @@ fn a_ball_strikes_the_figures_touching_a_quarter_sized_area() {
 fn a_catapult_hits_on_three_or_under_else_its_rock_scatters_1d6_inches() {
     let z = vec![zulu("warrior", "zulu", 12.0, 16.0, "")];
     let g = battery("catapult", &z);
-    let aim = shooting("british", &[("gun", "_may aim")]);
+    let aim = aiming("gun");
     let told_hit = shot(&g, &aim, "fire gun warrior\n3\n1 1\n");
     assert!(
         told_hit.starts_with("  gun hurls its rock at warrior, hitting on 3 or under: 1d10 [3] = 3\n  3: on target\n  gun's rock on warrior: 2d10+4 [1, 1] + 4 = 6\n"),
@@ -898,7 +866,7 @@ fn a_gun_takes_damage_to_its_hit_points_and_is_wrecked_at_them() {
 /// A grenadier `gren` (experience 6, 2 grenades) at (12, 4) and Zulus as given.
 fn grenadier(zulus: &[String]) -> Game {
     let b = vec![brit("gren", "grenadier", 12.0, 4.0, "")];
-    game(&refs(&b), &refs(zulus), &pile("2H", 10))
+    game(&b, zulus, &pile("2H", 10))
 }
 
 // Guards 9 "Grenade attacks can be thrown up to 8 inches" and the default blast: a throw is a
@@ -911,7 +879,7 @@ fn a_grenade_is_thrown_up_to_eight_inches_and_blasts_every_figure_within_two() {
         zulu("w2", "zulu", 14.0, 10.0, ""),
         zulu("w3", "zulu", 15.0, 10.0, ""),
     ];
-    let aim = shooting("british", &[("gren", "_may aim")]);
+    let aim = aiming("gren");
     let told = shot(&grenadier(&z), &aim, "grenade gren 12 10\n4\n3\n1\n");
     assert!(
         told.starts_with("  gren grenades: 2 -> 1\n  gren is tagged `fired`\ngren throws a grenade at (12, 10) (6\"), needing 6 or under\n  gren to hit: 1d10 [4] = 4\n  d10 4 against 6: hits\n  gren's grenade on warrior: 1d6+1 [3] + 1 = 4\n"),
@@ -934,7 +902,7 @@ fn a_grenade_is_thrown_up_to_eight_inches_and_blasts_every_figure_within_two() {
 #[test]
 fn a_missed_grenade_scatters_1d6_inches_and_strikes_friend_or_foe() {
     let z = vec![zulu("warrior", "zulu", 12.0, 10.0, "")];
-    let aim = shooting("british", &[("gren", "_may aim")]);
+    let aim = aiming("gren");
     let told = shot(&grenadier(&z), &aim, "grenade gren 12 10\n9\n6\n4\n1\n");
     assert!(
         told.contains("  d10 9 against 6: misses\n  the scatter's direction: 1d12 [6] = 6\n  how far it scatters: 1d6 [4] = 4\n  it lands 4\" away at (12, 6) (bearing 180°)\n  gren's grenade on gren: 1d6+1 [1] + 1 = 2\n"),
@@ -958,7 +926,7 @@ fn minefield(extra_brit: &[String]) -> Game {
         zulu("mines_2", "mine_field", 12.0, 13.0, ""),
         zulu("warrior", "zulu", 30.0, 20.0, ""),
     ];
-    game(&refs(&b), &refs(&z), &pile("2H", 10))
+    game(&b, &z, &pile("2H", 10))
 }
 
 // Guards 10.3 "When a soldier enters a mine field segment there is a 1-3 chance (1d10) per
@@ -1041,8 +1009,7 @@ fn a_vehicle_that_sets_off_a_mine_takes_2d10_to_its_hit_points() {
 // `replace` changes its string in place, so no one was given leave.)
 #[test]
 fn volley_fire_lets_every_follower_take_an_aimed_shot() {
-    let (b, z) = rifle_and_zulu(9.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = rifleman_against_zulu(9.0, "");
     let out = g.play_refused(
         1,
         "order sgt volley_fire\nend_turn\nend_turn\nreveal sgt\nend_turn\nend_turn\n:dice manual\nshoot pte_1 warrior\n10\nshoot sgt warrior\n",
@@ -1060,8 +1027,7 @@ fn volley_fire_lets_every_follower_take_an_aimed_shot() {
 // order alone lets pte_1 take an aimed shot.
 #[test]
 fn independent_fire_is_standing_leave_to_take_aimed_shots() {
-    let (b, z) = rifle_and_zulu(9.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = rifleman_against_zulu(9.0, "");
     let told = shot(
         &g,
         &shooting("british", &[("pte_1", "independent_fire")]),
@@ -1082,8 +1048,7 @@ fn independent_fire_is_standing_leave_to_take_aimed_shots() {
 // and every shot 1d4 changes the shot as told.
 #[test]
 fn a_house_rule_changes_a_shots_modifiers_reload_and_damage_through_hooks() {
-    let (b, z) = rifle_and_zulu(5.0, "");
-    let g = game(&refs(&b), &refs(&z), &pile("5H", 10));
+    let g = rifleman_against_zulu(5.0, "");
     g.write(
         "steady.rhai",
         "fn to_hit_modifier(v, info) { if info.why == \"snap fire\" { 1 } else { v } }\nfn reload_on(v, info) { 9 }\nfn damage(v, info) { \"1d4\" }\n",
@@ -1116,10 +1081,7 @@ fn exact_odds_of_grapeshot() {
     let g = battery("cannon", &[zulu("warrior", "zulu", 12.0, 10.0, "")]);
     let out = g.play_ok(
         1,
-        &format!(
-            "load gun grape\n{}:odds fire gun warrior\n",
-            shooting("british", &[("gun", "_may aim")])
-        ),
+        &format!("load gun grape\n{}:odds fire gun warrior\n", aiming("gun")),
     );
     let printed = after(&out, ":odds fire gun warrior");
     assert!(printed.contains(": exact, over 10 branches"), "{printed}");

@@ -10,34 +10,19 @@
 mod common;
 
 use common::game::{after, chance_at_prompt, transcript};
-use common::sint::{brit, game, game_with, zulu};
-
-/// A sergeant (leader, experience 8) with two riflemen (experience 6): `pte_1` 1" from him,
-/// `pte_2` 10" away; and one Zulu far to the north.
-fn section() -> Vec<String> {
-    vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit("pte_1", "rifleman", 12.0, 4.0, ", groups: { unit: first }"),
-        brit("pte_2", "rifleman", 22.0, 4.0, ", groups: { unit: first }"),
-    ]
-}
-
-fn one_zulu() -> Vec<String> {
-    vec![zulu("warrior", "zulu", 10.0, 20.0, "")]
-}
-
-fn refs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
-}
+use common::sint::{
+    brit, game, game_with, in_unit, one_zulu, order_and_reveal, section_game,
+    sergeant_and_two_riflemen, zulu,
+};
 
 // Guards 5 "Setup": "the players need to decide if they are red or black": the first side
 // listed plays red unless the scenario chooses.
 #[test]
 fn the_first_side_plays_red_unless_the_scenario_chooses() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &[]).play_ok(1, "print(game_stat(\"colour_zulus\"))\n");
+    let (b, z) = (sergeant_and_two_riflemen(), one_zulu());
+    let out = game(&b, &z, &[]).play_ok(1, "print(game_stat(\"colour_zulus\"))\n");
     out.stdout_has(&["The British play red, The Zulus black\n", "black\n"]);
-    let chosen = game_with(&refs(&b), &refs(&z), &[], "data: { red_side: zulus }\n");
+    let chosen = game_with(&b, &z, &[], "data: { red_side: zulus }\n");
     chosen
         .play_ok(1, "")
         .stdout_has(&["The British play black, The Zulus red\n"]);
@@ -47,16 +32,13 @@ fn the_first_side_plays_red_unless_the_scenario_chooses() {
 // side whose colour the card shows goes first, and the other side after it.
 #[test]
 fn the_flipped_cards_colour_decides_who_moves_first_in_a_sub_phase() {
-    let (b, z) = (section(), one_zulu());
     // Command: the British, then the Zulus write orders. Movement of men: a black card.
-    let out = game(&refs(&b), &refs(&z), &["2S"])
-        .play_ok(1, "end_turn\nend_turn\nprint(active_side())\n");
+    let out = section_game(&["2S"]).play_ok(1, "end_turn\nend_turn\nprint(active_side())\n");
     out.stdout_has(&[
         "movement: men, artillery and mixed units: card 2♠ is black: The Zulus (black) go first\n",
         "zulus\n",
     ]);
-    let out = game(&refs(&b), &refs(&z), &["9D"])
-        .play_ok(1, "end_turn\nend_turn\nprint(active_side())\n");
+    let out = section_game(&["9D"]).play_ok(1, "end_turn\nend_turn\nprint(active_side())\n");
     out.stdout_has(&["card 9♦ is red: The British (red) go first\n", "british\n"]);
 }
 
@@ -64,14 +46,13 @@ fn the_flipped_cards_colour_decides_who_moves_first_in_a_sub_phase() {
 // experience number": a 6 passes experience 6, a 7 fails it.
 #[test]
 fn activation_passes_on_a_card_at_or_under_experience() {
-    let (b, z) = (section(), one_zulu());
-    let lines = "order pte_1 move\nend_turn\nend_turn\nreveal pte_1\n";
-    let out = game(&refs(&b), &refs(&z), &["2H", "6S"]).play_ok(1, lines);
+    let lines = &order_and_reveal("pte_1 move");
+    let out = section_game(&["2H", "6S"]).play_ok(1, lines);
     assert_eq!(
         after(&out, "reveal pte_1"),
         "pte_1's order: move\n  flipped 6♠ from the cards deck\n  pte_1 activation check: card 6♠ against 6: passes (6 is at or under 6)\n  pte_1 is tagged `activated`\n"
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "7S"]).play_ok(1, lines);
+    let out = section_game(&["2H", "7S"]).play_ok(1, lines);
     assert!(
         after(&out, "reveal pte_1").contains("card 7♠ against 6: fails (7 is over 6)"),
         "{}",
@@ -84,8 +65,7 @@ fn activation_passes_on_a_card_at_or_under_experience() {
 // 10" away.
 #[test]
 fn a_face_card_passes_only_within_a_leaders_command_range() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["KS", "KH"]).play_ok(
+    let out = section_game(&["KS", "KH"]).play_ok(
         1,
         "_morale(unit(\"pte_1\"), \"a test\")\n_morale(unit(\"pte_2\"), \"a test\")\n",
     );
@@ -99,15 +79,14 @@ fn a_face_card_passes_only_within_a_leaders_command_range() {
 // leader always fails on an Ace".
 #[test]
 fn a_leader_passes_on_any_face_card_and_always_fails_on_an_ace() {
-    let (b, z) = (section(), one_zulu());
-    let lines = "order sgt forward_march\nend_turn\nend_turn\nreveal sgt\n";
-    let out = game(&refs(&b), &refs(&z), &["2H", "QC"]).play_ok(1, lines);
+    let lines = &order_and_reveal("sgt forward_march");
+    let out = section_game(&["2H", "QC"]).play_ok(1, lines);
     assert!(
         after(&out, "reveal sgt").contains("sgt activation check: card Q♣, a face card, against 8: passes (a leader passes on a face card)"),
         "{}",
         transcript(&out)
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "AC"]).play_ok(1, lines);
+    let out = section_game(&["2H", "AC"]).play_ok(1, lines);
     assert!(
         after(&out, "reveal sgt").contains(
             "sgt activation check: card A♣ against 8: fails (a leader always fails on an Ace)"
@@ -121,9 +100,7 @@ fn a_leader_passes_on_any_face_card_and_always_fails_on_an_ace() {
 // was written) and shown when the figure's sub-phase comes.
 #[test]
 fn orders_are_secret_until_revealed_in_the_sub_phase() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"])
-        .play_ok(1, "order pte_1 run\nend_turn\nend_turn\nreveal pte_1\n");
+    let out = section_game(&["2H", "3S"]).play_ok(1, &order_and_reveal("pte_1 run"));
     let t = transcript(&out);
     assert!(t.contains("The British write an order for pte_1\n"), "{t}");
     let before = &t[..t.find("> reveal pte_1").expect("the reveal")];
@@ -141,8 +118,7 @@ fn orders_are_secret_until_revealed_in_the_sub_phase() {
 // on the 'out of command range orders chart'": such a man takes no written order.
 #[test]
 fn a_man_beyond_command_range_takes_no_order_and_rolls_on_the_chart() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["2H"]).play(
+    let out = section_game(&["2H"]).play(
         1,
         "order pte_2 move\nend_turn\nend_turn\n:dice manual\nreveal pte_2\n5\n",
     );
@@ -159,10 +135,9 @@ fn a_man_beyond_command_range_takes_no_order_and_rolls_on_the_chart() {
 // out of the enemies line of sight": behind a wood, no card is flipped.
 #[test]
 fn no_flip_for_a_figure_out_of_the_enemys_sight() {
-    let (b, z) = (section(), one_zulu());
+    let (b, z) = (sergeant_and_two_riflemen(), one_zulu());
     let wood = "terrain:\n  - { kind: woods, rect: { x: 0, y: 8, width: 36, depth: 4 } }\n";
-    let out = game_with(&refs(&b), &refs(&z), &["2H", "9S"], wood)
-        .play_ok(1, "order pte_1 move\nend_turn\nend_turn\nreveal pte_1\n");
+    let out = game_with(&b, &z, &["2H", "9S"], wood).play_ok(1, &order_and_reveal("pte_1 move"));
     let shown = after(&out, "reveal pte_1");
     assert!(
         shown.contains("pte_1 is out of the enemy's sight: no flip"),
@@ -177,9 +152,8 @@ fn no_flip_for_a_figure_out_of_the_enemys_sight() {
 // leader".
 #[test]
 fn forward_march_is_checked_on_the_leader_and_a_failure_leaves_snap_fire_to_his_men() {
-    let (b, z) = (section(), one_zulu());
     let lines = "order sgt forward_march\nend_turn\nend_turn\nreveal sgt\nprint([unit(\"pte_1\").has_tag(\"_may move\"), unit(\"pte_1\").has_tag(\"_may snap\"), unit(\"sgt\").has_tag(\"_may snap\"), unit(\"pte_2\").has_tag(\"_revealed\")])\n";
-    let out = game(&refs(&b), &refs(&z), &["2H", "8S"]).play_ok(1, lines);
+    let out = section_game(&["2H", "8S"]).play_ok(1, lines);
     let shown = after(&out, "reveal sgt");
     assert!(
         shown.starts_with("sgt's order: forward march for 2 figures (sgt, pte_1)\n"),
@@ -187,7 +161,7 @@ fn forward_march_is_checked_on_the_leader_and_a_failure_leaves_snap_fire_to_his_
     );
     assert!(shown.contains("card 8♠ against 8: passes"), "{shown}");
     out.stdout_has(&["[true, true, true, false]\n"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(1, lines);
+    let out = section_game(&["2H", "9S"]).play_ok(1, lines);
     let shown = after(&out, "reveal sgt");
     assert!(
         shown.contains("the unit does not move; all but sgt may snap fire"),
@@ -202,21 +176,12 @@ fn forward_march_is_checked_on_the_leader_and_a_failure_leaves_snap_fire_to_his_
 #[test]
 fn formed_charge_checks_the_best_man_and_follow_him_the_worst() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit(
-            "vet",
-            "rifleman",
-            12.0,
-            4.0,
-            ", groups: { unit: first }, stats: { experience: 9 }",
-        ),
-        brit("rookie", "recruit", 8.0, 4.0, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("vet", "rifleman", 12.0, 4.0, ", stats: { experience: 9 }"),
+        in_unit("rookie", "recruit", 8.0, 4.0, ""),
     ];
     let z = one_zulu();
-    let charge = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(
-        1,
-        "order sgt formed_charge\nend_turn\nend_turn\nreveal sgt\n",
-    );
+    let charge = game(&b, &z, &["2H", "9S"]).play_ok(1, &order_and_reveal("sgt formed_charge"));
     let shown = after(&charge, "reveal sgt");
     assert!(
         shown.contains("checked against vet's experience"),
@@ -226,17 +191,13 @@ fn formed_charge_checks_the_best_man_and_follow_him_the_worst() {
         shown.contains("vet activation check: card 9♠ against 9: passes"),
         "{shown}"
     );
-    let follow = game(&refs(&b), &refs(&z), &["2H", "5S"])
-        .play_ok(1, "order sgt follow_him\nend_turn\nend_turn\nreveal sgt\n");
+    let follow = game(&b, &z, &["2H", "5S"]).play_ok(1, &order_and_reveal("sgt follow_him"));
     let shown = after(&follow, "reveal sgt");
     assert!(
         shown.contains("rookie activation check: card 5♠ against 4: fails"),
         "{shown}"
     );
-    let away = game(&refs(&b), &refs(&z), &["2H", "5S"]).play_ok(
-        1,
-        "order sgt follow_him_away\nend_turn\nend_turn\nreveal sgt\n",
-    );
+    let away = game(&b, &z, &["2H", "5S"]).play_ok(1, &order_and_reveal("sgt follow_him_away"));
     let shown = after(&away, "reveal sgt");
     assert!(
         shown.contains("sgt activation check: card 5♠ against 8: passes"),
@@ -249,8 +210,7 @@ fn formed_charge_checks_the_best_man_and_follow_him_the_worst() {
 // saves pte_1 beside his sergeant, a black one does not, and no King saves pte_2 alone.
 #[test]
 fn a_save_face_card_must_be_of_the_owners_colour_with_a_leader_in_range() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["KH", "KS", "KD"]).play_ok(
+    let out = section_game(&["KH", "KS", "KD"]).play_ok(
         1,
         "_save(unit(\"pte_1\"), 2)\n_save(unit(\"pte_1\"), 2)\n_save(unit(\"pte_2\"), 2)\n",
     );
@@ -266,8 +226,7 @@ fn a_save_face_card_must_be_of_the_owners_colour_with_a_leader_in_range() {
 // get the final save number": experience 6, a wound of 2, saves on 4 or under.
 #[test]
 fn the_save_number_is_experience_less_the_wound() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["4H", "5H"])
+    let out = section_game(&["4H", "5H"])
         .play_ok(1, "_save(unit(\"pte_2\"), 2)\n_save(unit(\"pte_2\"), 2)\n");
     out.stdout_has(&[
         "pte_2 save check: card 4♥ against 4: passes (4 is at or under 4)\n",
@@ -278,21 +237,15 @@ fn the_save_number_is_experience_less_the_wound() {
 /// The British sergeant's section with pte_1 routed (a stat-free way: the scenario's tag).
 fn routed_section(extra: &str) -> Vec<String> {
     vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit(
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit(
             "pte_1",
             "rifleman",
             12.0,
             4.0,
-            &format!(", groups: {{ unit: first }}, tags: [routed]{extra}"),
+            &format!(", tags: [routed]{extra}"),
         ),
-        brit(
-            "pte_2",
-            "rifleman",
-            22.0,
-            4.0,
-            ", groups: { unit: first }, tags: [routed]",
-        ),
+        in_unit("pte_2", "rifleman", 22.0, 4.0, ", tags: [routed]"),
     ]
 }
 
@@ -303,11 +256,11 @@ fn routed_section(extra: &str) -> Vec<String> {
 #[test]
 fn rally_a_face_card_rallies_only_beside_a_leader_and_a_failure_removes_the_man() {
     let (b, z) = (routed_section(""), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["QS", "QH"]).play_ok(1, "rally pte_1\nrally pte_2\n");
+    let out = game(&b, &z, &["QS", "QH"]).play_ok(1, "rally pte_1\nrally pte_2\n");
     let t = transcript(&out);
     assert!(t.contains("pte_1 rally check: card Q♠, a face card, against 6: passes (sgt is within command range)\n  pte_1 loses the tag `routed`\npte_1 rallies\n"), "{t}");
     assert!(t.contains("pte_2 rally check: card Q♥, a face card, against 6: fails (no leader within command range)\n  pte_2 is removed"), "{t}");
-    let out = game(&refs(&b), &refs(&z), &["7S", "3S"]).play_ok(1, "rally pte_1\nrally pte_2\n");
+    let out = game(&b, &z, &["7S", "3S"]).play_ok(1, "rally pte_1\nrally pte_2\n");
     let t = transcript(&out);
     assert!(
         t.contains("pte_1 rally check: card 7♠ against 6: fails (7 is over 6)\n  pte_1 is removed"),
@@ -320,7 +273,7 @@ fn rally_a_face_card_rallies_only_beside_a_leader_and_a_failure_removes_the_man(
 #[test]
 fn routed_men_not_rallied_try_when_the_side_ends_the_rally_phase() {
     let (b, z) = (routed_section(""), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["2S", "3S"]).play_ok(1, "end_turn\n");
+    let out = game(&b, &z, &["2S", "3S"]).play_ok(1, "end_turn\n");
     let shown = after(&out, "end_turn");
     assert!(shown.contains("pte_1 rally check: card 2♠"), "{shown}");
     assert!(shown.contains("pte_2 rally check: card 3♠"), "{shown}");
@@ -336,8 +289,7 @@ fn a_routed_leader_rallies_on_a_face_card_only_beside_an_equal_or_better_leader(
         brit("lt", "officer", 22.0, 4.0, ", tags: [routed]"),
         brit("capt", "lord", 24.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&refs(&b), &refs(&z), &["JS", "JH"]).play_ok(1, "rally sgt\nrally lt\n");
+    let out = game(&b, &one_zulu(), &["JS", "JH"]).play_ok(1, "rally sgt\nrally lt\n");
     let t = transcript(&out);
     assert!(t.contains("sgt rally check: card J♠, a face card, against 8: fails (no leader of equal or greater experience within command range)"), "{t}");
     assert!(t.contains("lt rally check: card J♥, a face card, against 8: passes (capt (experience 9) is within command range)"), "{t}");
@@ -358,8 +310,7 @@ fn every_ten_men_need_a_leader() {
             )
         })
         .collect();
-    let z = one_zulu();
-    let out = game(&refs(&b), &refs(&z), &[]).check();
+    let out = game(&b, &one_zulu(), &[]).check();
     out.expect_code(1);
     assert!(
         out.stdout.contains(
@@ -384,10 +335,9 @@ fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
         brit("pte_1", "rifleman", 12.0, 4.0, ""),
         brit("pte_2", "rifleman", 14.0, 4.0, ""),
     ];
-    let z = one_zulu();
     // capt's death: pte_1 (within 1", his man, in sight) checks morale once, on 5, pte_2 (his
     // man, in sight) once, on 6; then the retreat: pte_1 K (captured), pte_2 6 (leaves).
-    let out = game(&refs(&b), &refs(&z), &["5S", "6S", "KS", "6H"]).play_ok(
+    let out = game(&b, &one_zulu(), &["5S", "6S", "KS", "6H"]).play_ok(
         1,
         "_kill(unit(\"capt\"), (), \"killed by a test\")\nprint(victory())\n",
     );
@@ -417,12 +367,12 @@ fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
 #[test]
 fn an_order_that_looks_like_a_figures_id_is_an_order() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit("gun", "cannon", 14.0, 4.0, ", groups: { unit: first }"),
-        brit("pte_1", "gunner", 11.5, 4.0, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("gun", "cannon", 14.0, 4.0, ""),
+        in_unit("pte_1", "gunner", 11.5, 4.0, ""),
     ];
     let z = one_zulu();
-    let out = game(&refs(&b), &refs(&z), &[]).play_ok(1, "order pte_1 run\norder gun hold\n");
+    let out = game(&b, &z, &[]).play_ok(1, "order pte_1 run\norder gun hold\n");
     out.stdout_has(&[
         "The British write an order for pte_1\n",
         "The British write an order for gun\n",
@@ -439,14 +389,8 @@ fn an_order_that_looks_like_a_figures_id_is_an_order() {
 /// Zulu's 5 + 9 against the sergeant's 4 + 10), so no card is flipped there.
 fn a_whole_turn() -> common::Output {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit(
-            "pte_1",
-            "rifleman",
-            12.0,
-            4.0,
-            ", groups: { unit: first }, tags: [routed]",
-        ),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("pte_1", "rifleman", 12.0, 4.0, ", tags: [routed]"),
         brit("cav", "cavalryman", 20.0, 4.0, ""),
         brit("tank", "tank", 30.0, 4.0, ""),
     ];
@@ -459,7 +403,7 @@ fn a_whole_turn() -> common::Output {
     )];
     let cards = ["2H", "3S", "4H", "5S", "6H", "7S", "8H", "9S"];
     let ends = "end_turn\n".repeat(12);
-    game(&refs(&b), &refs(&z), &cards).play_ok(
+    game(&b, &z, &cards).play_ok(
         1,
         &format!(
             "{ends}:dice manual\nend_turn\n5\n4\nend_turn\nend_turn\nend_turn\nprint(phase())\n"
@@ -531,8 +475,7 @@ fn movement_shooting_melee_and_follow_through_begin_with_a_flip_for_the_side_to_
 // movement and follow-through, and only those two flips are made.
 #[test]
 fn an_empty_phase_is_passed_over_without_a_flip() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "4H"]).play_ok(1, &"end_turn\n".repeat(7));
+    let out = section_game(&["2H", "3S", "4H"]).play_ok(1, &"end_turn\n".repeat(7));
     assert_eq!(
         phases_in(&out),
         ["orders", "men move", "follow-through", "orders"],
@@ -554,8 +497,7 @@ fn an_empty_phase_is_passed_over_without_a_flip() {
 fn the_shooting_phase_comes_for_a_foot_soldier_who_charged() {
     let z = vec![zulu("viking", "viking", 12.0, 20.0, "")];
     let foot = vec![brit("pte_1", "rifleman", 12.0, 4.0, ", tags: [charged]")];
-    let out =
-        game(&refs(&foot), &refs(&z), &["2H", "3S", "4H"]).play_ok(1, &"end_turn\n".repeat(4));
+    let out = game(&foot, &z, &["2H", "3S", "4H"]).play_ok(1, &"end_turn\n".repeat(4));
     assert_eq!(
         phases_in(&out),
         ["orders", "men move", "shooting"],
@@ -563,8 +505,7 @@ fn the_shooting_phase_comes_for_a_foot_soldier_who_charged() {
         out.stdout
     );
     let rider = vec![brit("cav", "cavalryman", 12.0, 4.0, ", tags: [charged]")];
-    let out = game(&refs(&rider), &refs(&z), &["2H", "3S", "4H", "5S"])
-        .play_ok(1, &"end_turn\n".repeat(6));
+    let out = game(&rider, &z, &["2H", "3S", "4H", "5S"]).play_ok(1, &"end_turn\n".repeat(6));
     assert_eq!(
         phases_in(&out),
         ["orders", "horses move", "men move", "follow-through"],
@@ -584,7 +525,7 @@ fn the_shooting_phase_comes_for_a_foot_soldier_who_charged() {
 // an Ace there is a 1, and a face card needs a superior leader.
 #[test]
 fn a_leader_passes_horsemanship_leaving_melee_and_spotting_on_a_face_card_and_fails_on_an_ace() {
-    let (b, z) = (section(), one_zulu());
+    let (b, z) = (sergeant_and_two_riflemen(), one_zulu());
     let mut lines = String::new();
     for cause in [
         "horsemanship",
@@ -598,12 +539,7 @@ fn a_leader_passes_horsemanship_leaving_melee_and_spotting_on_a_face_card_and_fa
     ] {
         lines.push_str(&format!("_check_card(unit(\"sgt\"), 8, \"{cause}\")\n"));
     }
-    let out = game(
-        &refs(&b),
-        &refs(&z),
-        &["KS", "QH", "JD", "AS", "AH", "AD", "AC", "KC"],
-    )
-    .play_ok(1, &lines);
+    let out = game(&b, &z, &["KS", "QH", "JD", "AS", "AH", "AD", "AC", "KC"]).play_ok(1, &lines);
     out.stdout_has(&[
         "  sgt horsemanship check: card K♠, a face card, against 8: passes (a leader passes on a face card)\n",
         "  sgt check to leave the melee: card Q♥, a face card, against 8: passes (a leader passes on a face card)\n",
@@ -627,8 +563,7 @@ fn a_leader_takes_a_leaders_help_only_from_a_superior_leader() {
         brit("sgt_2", "sergeant", 24.0, 4.0, ""),
         brit("capt", "lord", 26.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&refs(&b), &refs(&z), &["KS", "KH"]).play_ok(
+    let out = game(&b, &one_zulu(), &["KS", "KH"]).play_ok(
         1,
         "_morale_card(unit(\"sgt\"))\n_morale_card(unit(\"sgt_2\"))\n",
     );
@@ -649,8 +584,7 @@ fn only_the_best_leader_in_range_modifies_a_check() {
         brit("pte_1", "rifleman", 12.0, 4.0, ""),
         brit("capt", "lord", 14.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game_with(&refs(&b), &refs(&z), &["7S", "8S", "QS"], "data: { leader_modifier: 1 }\n")
+    let out = game_with(&b, &one_zulu(), &["7S", "8S", "QS"], "data: { leader_modifier: 1 }\n")
         .play_ok(
             1,
             "_morale_card(unit(\"pte_1\"))\n_morale_card(unit(\"pte_1\"))\n_morale_card(unit(\"pte_1\"))\n",
@@ -679,8 +613,7 @@ fn flag_section() -> Vec<String> {
 // one. "Your men can only be modified by one Flag bearer": the nearest is named.
 #[test]
 fn a_flag_bearer_within_eight_inches_helps_rally_and_morale_as_a_leader() {
-    let z = one_zulu();
-    let out = game(&refs(&flag_section()), &refs(&z), &["KS", "KH"])
+    let out = game(&flag_section(), &one_zulu(), &["KS", "KH"])
         .play_ok(1, "rally pte_1\n_morale(unit(\"pte_2\"), \"a test\")\n");
     out.stdout_has(&[
         "  pte_1 rally check: card K♠, a face card, against 6: passes (flag's flag is within 8\")\n",
@@ -702,8 +635,7 @@ fn a_friend_within_one_inch_killed_sets_off_a_morale_check() {
         brit("pte_2", "rifleman", 12.0, 4.0, ""),
         brit("pte_3", "rifleman", 16.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&refs(&b), &refs(&z), &["9S"])
+    let out = game(&b, &one_zulu(), &["9S"])
         .play_ok(1, "_kill(unit(\"pte_2\"), (), \"killed by a test\")\n");
     let t = after(&out, "_kill(unit(\"pte_2\"), (), \"killed by a test\")");
     assert!(
@@ -725,8 +657,7 @@ fn a_leader_killed_sets_off_checks_in_which_a_face_card_routs_unless_another_lea
         brit("pte_3", "rifleman", 12.5, 4.0, ""),
         brit("lt", "officer", 14.5, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&refs(&b), &refs(&z), &["KS", "KH"])
+    let out = game(&b, &one_zulu(), &["KS", "KH"])
         .play_ok(1, "_kill(unit(\"sgt\"), (), \"killed by a test\")\n");
     out.stdout_has(&[
         "pte_1 checks morale: his leader sgt is killed\n",
@@ -748,7 +679,7 @@ fn the_lord_killed_in_sight_sets_off_morale_checks() {
     ];
     let z = vec![zulu("warrior", "zulu", 30.0, 20.0, "")];
     let wood = "terrain:\n  - { kind: woods, rect: { x: 6, y: 7, width: 8, depth: 3 } }\n";
-    let out = game_with(&refs(&b), &refs(&z), &["2S", "3S", "4S"], wood)
+    let out = game_with(&b, &z, &["2S", "3S", "4S"], wood)
         .play_ok(1, "_kill(unit(\"capt\"), (), \"killed by a test\")\n");
     let t = after(&out, "_kill(unit(\"capt\"), (), \"killed by a test\")");
     assert!(
@@ -773,8 +704,7 @@ fn a_flag_bearers_fall_sets_off_a_morale_check_within_eight_inches() {
         brit("pte_2", "rifleman", 22.0, 4.0, ""),
     ];
     let z = one_zulu();
-    let out = game(&refs(&b), &refs(&z), &["5S"])
-        .play_ok(1, "_kill(unit(\"flag\"), (), \"killed by a test\")\n");
+    let out = game(&b, &z, &["5S"]).play_ok(1, "_kill(unit(\"flag\"), (), \"killed by a test\")\n");
     let t = after(&out, "_kill(unit(\"flag\"), (), \"killed by a test\")");
     assert!(
         t.contains("pte_1 checks morale: the flag bearer flag falls\n"),
@@ -816,12 +746,12 @@ fn ring(bearings: &[f64]) -> (Vec<String>, Vec<String>) {
 #[test]
 fn a_routing_man_surrenders_only_when_every_way_home_is_blocked() {
     let (b, z) = ring(&[90.0, 120.0, 150.0, 180.0, 210.0, 240.0, 270.0]);
-    let out = game(&refs(&b), &refs(&z), &[]).play_ok(1, "_rout(unit(\"pte\"), \"breaks\")\n");
+    let out = game(&b, &z, &[]).play_ok(1, "_rout(unit(\"pte\"), \"breaks\")\n");
     let t = after(&out, "_rout(unit(\"pte\"), \"breaks\")");
     assert!(t.starts_with("pte breaks but is surrounded, with no gap between the enemy to run through: he surrenders to z"), "{t}");
     assert!(t.contains("pte is removed: surrendered to z"), "{t}");
     let (b, z) = ring(&[150.0, 180.0, 210.0, 240.0, 270.0]);
-    let out = game(&refs(&b), &refs(&z), &[]).play_ok(
+    let out = game(&b, &z, &[]).play_ok(
         1,
         "_rout(unit(\"pte\"), \"breaks\")\nprint(unit(\"pte\").pos)\n",
     );
@@ -839,24 +769,11 @@ fn a_routing_man_surrenders_only_when_every_way_home_is_blocked() {
 #[test]
 fn independent_fire_ends_when_the_leader_dies_not_any_man() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit(
-            "pte_1",
-            "rifleman",
-            12.5,
-            4.0,
-            ", groups: { unit: first }, tags: [independent_fire]",
-        ),
-        brit(
-            "pte_2",
-            "rifleman",
-            22.0,
-            4.0,
-            ", groups: { unit: first }, tags: [independent_fire]",
-        ),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("pte_1", "rifleman", 12.5, 4.0, ", tags: [independent_fire]"),
+        in_unit("pte_2", "rifleman", 22.0, 4.0, ", tags: [independent_fire]"),
     ];
-    let z = one_zulu();
-    let out = game(&refs(&b), &refs(&z), &["2S"]).play_ok(
+    let out = game(&b, &one_zulu(), &["2S"]).play_ok(
         1,
         "_kill(unit(\"pte_2\"), (), \"killed by a test\")\nprint(unit(\"pte_1\").has_tag(\"independent_fire\"))\n_kill(unit(\"sgt\"), (), \"killed by a test\")\nprint(unit(\"pte_1\").has_tag(\"independent_fire\"))\n",
     );
@@ -881,15 +798,15 @@ fn independent_fire_ends_when_the_leader_dies_not_any_man() {
 // his card decides.
 #[test]
 fn volley_fire_needs_the_leader_to_see_an_enemy() {
-    let (b, z) = (section(), one_zulu());
+    let (b, z) = (sergeant_and_two_riflemen(), one_zulu());
     let wood = "terrain:\n  - { kind: woods, rect: { x: 0, y: 8, width: 36, depth: 4 } }\n";
-    let lines = "order sgt volley_fire\nend_turn\nend_turn\nreveal sgt\n";
-    let out = game_with(&refs(&b), &refs(&z), &["2H", "3S"], wood).play_ok(1, lines);
+    let lines = &order_and_reveal("sgt volley_fire");
+    let out = game_with(&b, &z, &["2H", "3S"], wood).play_ok(1, lines);
     assert_eq!(
         after(&out, "reveal sgt"),
         "sgt's order: volley fire for 2 figures (sgt, pte_1)\n  sgt is tagged `failed`\n  volley fire: sgt must be where he can see the enemy\n"
     );
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, lines);
+    let out = game(&b, &z, &["2H", "3S"]).play_ok(1, lines);
     assert!(
         after(&out, "reveal sgt").contains("sgt activation check: card 3♠ against 8: passes"),
         "{}",
@@ -905,7 +822,7 @@ fn volley_fire_needs_the_leader_to_see_an_enemy() {
 /// scenario brings none, so `setup` makes and shuffles 52 cards).
 #[track_caller]
 fn odds_at_prompt(b: &[String], z: &[String], setup: &str, line: &str) -> String {
-    let out = game(&refs(b), &refs(z), &[]).play_ok(1, &format!("{setup}:odds {line}\n"));
+    let out = game(b, z, &[]).play_ok(1, &format!("{setup}:odds {line}\n"));
     let printed = after(&out, &format!(":odds {line}"));
     assert!(printed.contains(": exact, over 52 branches"), "{printed}");
     printed
@@ -918,7 +835,7 @@ fn odds_at_prompt(b: &[String], z: &[String], setup: &str, line: &str) -> String
 // fails on an Ace"), (28 + 12)/52 = 10/13.
 #[test]
 fn exact_odds_of_an_activation_check_from_a_full_deck() {
-    let (b, z) = (section(), one_zulu());
+    let (b, z) = (sergeant_and_two_riflemen(), one_zulu());
     let setup = "order pte_1 move\norder sgt move\nset_phase(\"move_men\")\n";
     let man = odds_at_prompt(&b, &z, setup, "reveal pte_1");
     assert_eq!(chance_at_prompt(&man, "pte_1 activated"), "9/13");
@@ -954,8 +871,7 @@ fn exact_odds_of_a_save_with_and_without_the_owners_colour_face_cards() {
 // every check, `data.joker_passes` false.
 #[test]
 fn the_discards_come_back_when_the_pile_runs_out_and_a_joker_fails() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["RJOKER"]).play_ok(
+    let out = section_game(&["RJOKER"]).play_ok(
         1,
         "_activation(unit(\"pte_1\"))\n_activation(unit(\"pte_1\"))\n",
     );
@@ -978,8 +894,7 @@ fn the_discards_come_back_when_the_pile_runs_out_and_a_joker_fails() {
 // that is the leader" and 5.2 (the group orders are a leader's): a man cannot be given one.
 #[test]
 fn only_a_leader_gives_his_unit_a_group_order() {
-    let (b, z) = (section(), one_zulu());
-    game(&refs(&b), &refs(&z), &[]).play_refused(
+    section_game(&[]).play_refused(
         1,
         "order pte_1 forward_march\norder sgt forward_march\n",
         &["forward_march is a leader's order to his unit, and pte_1 is no leader"],
@@ -993,21 +908,21 @@ fn only_a_leader_gives_his_unit_a_group_order() {
 #[test]
 fn formed_charge_lets_the_unit_run_and_charge_and_follow_him_walk_and_snap() {
     let b = vec![
-        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
-        brit("rookie", "recruit", 12.0, 4.0, ", groups: { unit: first }"),
+        in_unit("sgt", "sergeant", 10.0, 4.0, ""),
+        in_unit("rookie", "recruit", 12.0, 4.0, ""),
     ];
     let z = one_zulu();
     let leave = "print([\"move\", \"run\", \"charge\", \"snap\"].filter(|w| unit(\"rookie\").has_tag(\"_may \" + w)))\n";
     let charge = format!("order sgt formed_charge\nend_turn\nend_turn\nreveal sgt\n{leave}");
-    let out = game(&refs(&b), &refs(&z), &["2H", "5S"]).play_ok(1, &charge);
+    let out = game(&b, &z, &["2H", "5S"]).play_ok(1, &charge);
     out.stdout_has(&["[\"move\", \"run\", \"charge\"]\n"]);
-    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(1, &charge);
+    let out = game(&b, &z, &["2H", "9S"]).play_ok(1, &charge);
     out.stdout_has(&[
         "the unit does not move; its men may still turn to face\n",
         "[]\n",
     ]);
     let follow = format!("order sgt follow_him\nend_turn\nend_turn\nreveal sgt\n{leave}");
-    let out = game(&refs(&b), &refs(&z), &["2H", "KS"]).play_ok(1, &follow);
+    let out = game(&b, &z, &["2H", "KS"]).play_ok(1, &follow);
     out.stdout_has(&[
         "rookie activation check: card K♠, a face card, against 4: passes (sgt is within command range)\n",
         "[\"move\", \"snap\"]\n",
@@ -1018,10 +933,9 @@ fn formed_charge_lets_the_unit_run_and_charge_and_follow_him_walk_and_snap() {
 // Zulu the volley fails with no card flipped.
 #[test]
 fn volley_fire_is_refused_to_a_unit_in_melee() {
-    let b = section();
+    let b = sergeant_and_two_riflemen();
     let z = vec![zulu("warrior", "zulu", 12.0, 5.0, "")];
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"])
-        .play_ok(1, "order sgt volley_fire\nend_turn\nend_turn\nreveal sgt\n");
+    let out = game(&b, &z, &["2H", "3S"]).play_ok(1, &order_and_reveal("sgt volley_fire"));
     assert_eq!(
         after(&out, "reveal sgt"),
         "sgt's order: volley fire for 2 figures (sgt, pte_1)\n  sgt is tagged `failed`\n  volley fire: the unit may not be in melee combat\n"
@@ -1032,8 +946,7 @@ fn volley_fire_is_refused_to_a_unit_in_melee() {
 // 4" toward his own edge; a man may not.
 #[test]
 fn a_leader_may_choose_to_rout() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["2S"]).play_refused(
+    let out = section_game(&["2S"]).play_refused(
         1,
         "flee pte_1\nflee sgt\n",
         &["only a leader may choose to rout"],
@@ -1049,8 +962,7 @@ fn a_leader_may_choose_to_rout() {
 // `retire` gives the battle to the other side.
 #[test]
 fn the_side_that_retires_loses() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &[]).play_ok(1, "retire\nprint(victory())\n");
+    let out = section_game(&[]).play_ok(1, "retire\nprint(victory())\n");
     out.stdout_has(&[
         "The British retire from the field\n",
         "#{\"reason\": \"The British retired beyond missile range\", \"winner\": \"zulus\"}\n",
@@ -1063,8 +975,8 @@ fn the_side_that_retires_loses() {
 // lost the greater share loses.
 #[test]
 fn when_all_else_fails_the_higher_share_of_losses_loses() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &[]).play_ok(
+    let (b, z) = (sergeant_and_two_riflemen(), one_zulu());
+    let out = game(&b, &z, &[]).play_ok(
         1,
         "print(victory())\n_kill(unit(\"warrior\"), (), \"killed by a test\")\nprint(victory())\n",
     );
@@ -1076,13 +988,7 @@ fn when_all_else_fails_the_higher_share_of_losses_loses() {
         "{}",
         transcript(&out)
     );
-    let out = game_with(
-        &refs(&b),
-        &refs(&z),
-        &[],
-        "data: { victory: { max_turns: 0 } }\n",
-    )
-    .play_ok(
+    let out = game_with(&b, &z, &[], "data: { victory: { max_turns: 0 } }\n").play_ok(
         1,
         "_kill(unit(\"pte_2\"), (), \"killed by a test\")\nprint(victory())\n",
     );
@@ -1136,10 +1042,10 @@ fn muster_sets_out_random_troops_in_groups_of_five_with_a_leader_for_every_ten()
 // of 60 and told under 100.
 #[test]
 fn a_side_may_not_spend_more_points_than_the_scenario_allows() {
-    let mut b = section();
+    let mut b = sergeant_and_two_riflemen();
     b.push(brit("flag", "flag_bearer", 16.0, 4.0, ""));
     let z = one_zulu();
-    let out = game_with(&refs(&b), &refs(&z), &[], "data: { points_limit: 60 }\n").check();
+    let out = game_with(&b, &z, &[], "data: { points_limit: 60 }\n").check();
     out.expect_code(1);
     assert!(
         format!("{}{}", out.stdout, out.stderr)
@@ -1148,7 +1054,7 @@ fn a_side_may_not_spend_more_points_than_the_scenario_allows() {
         out.stdout,
         out.stderr
     );
-    let out = game_with(&refs(&b), &refs(&z), &[], "data: { points_limit: 100 }\n").play_ok(1, "");
+    let out = game_with(&b, &z, &[], "data: { points_limit: 100 }\n").play_ok(1, "");
     out.stdout_has(&[
         "The British spend 80 of 100 points\n",
         "The Zulus spend 19 of 100 points\n",
@@ -1159,8 +1065,7 @@ fn a_side_may_not_spend_more_points_than_the_scenario_allows() {
 // no leave to move or fire.
 #[test]
 fn a_man_with_no_order_holds_without_a_flip() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["2H", "9S"]).play_ok(
+    let out = section_game(&["2H", "9S"]).play_ok(
         1,
         "end_turn\nend_turn\nreveal pte_1\nprint(unit(\"pte_1\").has_tag(\"_may aim\"))\n",
     );
@@ -1180,8 +1085,7 @@ fn a_friend_within_an_inch_of_a_long_base_checks_morale_when_it_falls() {
         brit("pte_1", "rifleman", 10.0, 12.3, ""),
         brit("pte_2", "rifleman", 13.0, 10.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&refs(&b), &refs(&z), &["3S", "4S"])
+    let out = game(&b, &one_zulu(), &["3S", "4S"])
         .play_ok(1, "_kill(unit(\"trooper\"), (), \"killed by a test\")\n");
     let t = transcript(&out);
     assert!(
@@ -1196,10 +1100,9 @@ fn a_friend_within_an_inch_of_a_long_base_checks_morale_when_it_falls() {
 // swept into his leader's group order, was carried into the next turn.
 #[test]
 fn an_order_is_for_one_turn() {
-    let (b, z) = (section(), one_zulu());
     // pte_1's run is never revealed in turn 1; in turn 2 he has no order.
     let lines = "order pte_1 run\n".to_string() + &"end_turn\n".repeat(8) + "reveal pte_1\n";
-    let out = game(&refs(&b), &refs(&z), &["2H", "3H", "4H", "5S"]).play_ok(1, &lines);
+    let out = section_game(&["2H", "3H", "4H", "5S"]).play_ok(1, &lines);
     assert!(
         out.stdout.contains("turn 2: british to play"),
         "{}",
@@ -1214,7 +1117,7 @@ fn an_order_is_for_one_turn() {
         .to_string()
         + &"end_turn\n".repeat(8)
         + "reveal pte_1\n";
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S", "4H", "5H", "6H", "7S"]).play_ok(1, &lines);
+    let out = section_game(&["2H", "3S", "4H", "5H", "6H", "7S"]).play_ok(1, &lines);
     assert!(
         out.stdout.contains("turn 2: british to play"),
         "{}",
@@ -1232,10 +1135,9 @@ fn an_order_is_for_one_turn() {
 // order is revealed for the whole unit.
 #[test]
 fn a_man_acted_on_before_his_leaders_group_order_is_revealed_is_swept_into_it() {
-    let (b, z) = (section(), one_zulu());
     let lines =
         "order sgt forward_march\nend_turn\nend_turn\nface pte_1 north\nmove pte_1 12 4.5\n";
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(1, lines);
+    let out = section_game(&["2H", "3S"]).play_ok(1, lines);
     let shown = after(&out, "face pte_1 north");
     assert!(
         shown.starts_with("pte_1 is under sgt's order to his unit: it is revealed for all of them\nsgt's order: forward march for 2 figures (sgt, pte_1)\n"),
@@ -1247,7 +1149,7 @@ fn a_man_acted_on_before_his_leaders_group_order_is_revealed_is_swept_into_it() 
         transcript(&out)
     );
     // `reveal` of the man does the same.
-    let out = game(&refs(&b), &refs(&z), &["2H", "3S"]).play_ok(
+    let out = section_game(&["2H", "3S"]).play_ok(
         1,
         "order sgt forward_march\nend_turn\nend_turn\nreveal pte_1\n",
     );
@@ -1267,14 +1169,8 @@ fn a_routed_leader_takes_the_modifier_of_an_equal_leader_when_he_rallies() {
         brit("sgt", "sergeant", 10.0, 4.0, ", tags: [routed]"),
         brit("cpl", "sergeant", 12.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game_with(
-        &refs(&b),
-        &refs(&z),
-        &["9S"],
-        "data: { leader_modifier: 1 }\n",
-    )
-    .play_ok(1, "rally sgt\n");
+    let out = game_with(&b, &one_zulu(), &["9S"], "data: { leader_modifier: 1 }\n")
+        .play_ok(1, "rally sgt\n");
     out.stdout_has(&[
         "  sgt rally check: card 9♠ against 9: passes (9 is at or under 9)\n",
         "sgt rallies\n",
@@ -1287,14 +1183,9 @@ fn a_routed_leader_takes_the_modifier_of_an_equal_leader_when_he_rallies() {
 // did not add up.
 #[test]
 fn a_save_narrates_the_numbers_it_is_worked_from() {
-    let (b, z) = (section(), one_zulu());
-    let out = game_with(
-        &refs(&b),
-        &refs(&z),
-        &["5H"],
-        "data: { leader_modifier: 1 }\n",
-    )
-    .play_ok(1, "_save(unit(\"pte_1\"), 2)\n");
+    let (b, z) = (sergeant_and_two_riflemen(), one_zulu());
+    let out = game_with(&b, &z, &["5H"], "data: { leader_modifier: 1 }\n")
+        .play_ok(1, "_save(unit(\"pte_1\"), 2)\n");
     out.stdout_has(&[
         "  pte_1 must save on 5 or under (experience 6 less 2 plus 1 for his leader)\n",
         "  pte_1 save check: card 5♥ against 5: passes (5 is at or under 5)\n",
@@ -1311,8 +1202,7 @@ fn a_horses_save_is_its_own_and_any_leader_near_the_rider_helps() {
         brit("sgt", "sergeant", 10.0, 4.0, ""),
         brit("capt", "cavalry_officer", 12.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&refs(&b), &refs(&z), &["KH"]).play_ok(1, "_horse_save(unit(\"capt\"), 2)\n");
+    let out = game(&b, &one_zulu(), &["KH"]).play_ok(1, "_horse_save(unit(\"capt\"), 2)\n");
     out.stdout_has(&[
         "  capt's horse must save on 3 or under (the horse's experience 5 less 2); the card is flipped for The British\n",
         "  capt's horse save check: card K♥, a face card, against 3: passes (of The British's colour, with sgt within command range)\n",
@@ -1325,11 +1215,11 @@ fn a_horses_save_is_its_own_and_any_leader_near_the_rider_helps() {
 // fire", and `flee` of a routing leader routed him again.
 #[test]
 fn refusals_and_checks_speak_the_players_words() {
-    let (b, z) = (section(), one_zulu());
-    let out = game(&refs(&b), &refs(&z), &["9S"])
-        .play_ok(1, "_check_card(unit(\"pte_1\"), 6, \"leave_melee\")\n");
+    let (b, z) = (sergeant_and_two_riflemen(), one_zulu());
+    let out =
+        game(&b, &z, &["9S"]).play_ok(1, "_check_card(unit(\"pte_1\"), 6, \"leave_melee\")\n");
     out.stdout_has(&["  pte_1 check to leave the melee: card 9♠ against 6: fails (9 is over 6)\n"]);
-    game(&refs(&b), &refs(&z), &[]).play_refused(
+    game(&b, &z, &[]).play_refused(
         1,
         "back pte_1 12 2\nface pte_1 north\n",
         &[
@@ -1339,21 +1229,15 @@ fn refusals_and_checks_speak_the_players_words() {
     );
     // pte_1's fire order is written and never revealed; the sergeant's is.
     let lines = "order pte_1 fire\norder sgt fire\nend_turn\nend_turn\nreveal sgt\nend_turn\nend_turn\nshoot pte_1 warrior\n";
-    game(&refs(&b), &refs(&z), &["2H", "3S", "4H"]).play_refused(
+    game(&b, &z, &["2H", "3S", "4H"]).play_refused(
         1,
         lines,
         &["pte_1's order was written but not revealed in movement: men, artillery and mixed units (`reveal pte_1` there): an order not revealed is not carried out this turn"],
     );
     let b = routed_section("");
     let mut b = b.clone();
-    b[0] = brit(
-        "sgt",
-        "sergeant",
-        10.0,
-        4.0,
-        ", groups: { unit: first }, tags: [routed]",
-    );
-    let out = game(&refs(&b), &refs(&z), &["2S"]).play_refused(
+    b[0] = in_unit("sgt", "sergeant", 10.0, 4.0, ", tags: [routed]");
+    let out = game(&b, &z, &["2S"]).play_refused(
         1,
         "flee sgt\nflee warrior\n",
         &[
@@ -1379,8 +1263,7 @@ fn one_death_costs_each_man_one_morale_check_at_most() {
         brit("capt", "lord", 10.0, 4.0, ""),
         brit("pte_1", "rifleman", 11.5, 4.0, ""),
     ];
-    let z = one_zulu();
-    let out = game(&refs(&b), &refs(&z), &["5S", "9S", "9H"])
+    let out = game(&b, &one_zulu(), &["5S", "9S", "9H"])
         .play_ok(1, "_kill(unit(\"capt\"), (), \"killed by a test\")\n");
     let t = after(&out, "_kill(unit(\"capt\"), (), \"killed by a test\")");
     assert!(
@@ -1406,8 +1289,7 @@ fn the_ways_a_routing_man_tries_and_his_width_are_the_datas() {
         "data: { rout_swerves: [0, 30, 60, 90] }\n",
         "data: { rout_half_width: 2 }\n",
     ] {
-        let out = game_with(&refs(&b), &refs(&z), &[], extra)
-            .play_ok(1, "_rout(unit(\"pte\"), \"breaks\")\n");
+        let out = game_with(&b, &z, &[], extra).play_ok(1, "_rout(unit(\"pte\"), \"breaks\")\n");
         let t = after(&out, "_rout(unit(\"pte\"), \"breaks\")");
         assert!(
             t.starts_with("pte breaks but is surrounded, with no gap between the enemy to run through: he surrenders to z"),
@@ -1429,8 +1311,7 @@ fn a_house_rule_knows_which_leader_or_flag_modifies_a_check() {
         brit("flag", "flag_bearer", 30.0, 4.0, ""),
         brit("pte_2", "rifleman", 32.0, 4.0, ""),
     ];
-    let z = one_zulu();
-    let g = game(&refs(&b), &refs(&z), &["7S", "8S"]);
+    let g = game(&b, &one_zulu(), &["7S", "8S"]);
     g.write(
         "leaders.rhai",
         "fn leader_modifier(value, info) { if info.flag { value + 2 } else { value + info.leader.stat(\"experience\") - 7 } }\n",
