@@ -337,3 +337,52 @@ fn the_policy_leads_a_unit_away_from_a_lost_fight() {
     out.stdout_lacks("follow him away");
     out.stdout_has(&["sgt's order: volley fire for 3 figures (sgt, pte_1, pte_2)\n"]);
 }
+
+// Guards the computer player's word at the table: a side with nothing to do in a phase says
+// so. Broke: `play_turn british` in a shooting phase with no one to shoot printed nothing.
+#[test]
+fn the_policy_says_when_a_side_has_nothing_to_do() {
+    let out = section("rifleman", "", 20.0).play_ok(
+        1,
+        "set_phase(\"shooting\")\nset_turn(1, \"british\")\nplay_turn british\n",
+    );
+    assert_eq!(
+        common::game::after(&out, "play_turn british"),
+        "The British have nothing to do in the shooting phase\n"
+    );
+}
+
+// Guards the policy of a gun's crew: the officer of a battery stays with his gun (a hold order)
+// to keep its crew in command, rather than walk off toward the enemy. Broke: he was ordered to
+// move (the lead's trial: the master gunner walked 6" from his gun, leaving a matross out of
+// command).
+#[test]
+fn the_policy_keeps_a_guns_leader_with_his_gun() {
+    let b = [
+        brit("gun", "cannon", 12.0, 4.0, ", groups: { unit: battery }"),
+        brit(
+            "matross",
+            "gunner",
+            13.75,
+            4.0,
+            ", groups: { unit: battery }",
+        ),
+        brit(
+            "officer",
+            "officer",
+            11.0,
+            1.2,
+            ", groups: { unit: battery }",
+        ),
+    ];
+    let z = [zulu("warrior", "zulu", 12.0, 20.0, "")];
+    let b: Vec<&str> = b.iter().map(String::as_str).collect();
+    let out = game(&b, &[z[0].as_str()], &["5H"; 20]).play_ok(
+        1,
+        "play_turn british\nprint(unit(\"officer\").stat(\"_order\"))\n",
+    );
+    assert_eq!(
+        common::game::after(&out, "print(unit(\"officer\").stat(\"_order\"))"),
+        "hold\n"
+    );
+}

@@ -526,11 +526,11 @@ fn a_man_the_riders_unit_is_not_fighting_may_dodge_the_horse_on_a_passed_check()
         zulu("w", "zulu", 10.5, 11.5, ""),
         zulu("other", "zulu", 9.5, 11.5, ""),
     ];
-    // The lancer kills w (the 2 fails a save of 1), then his horse meets `other`.
+    // The lancer kills w (no card saves him on -4), then his horse meets `other`.
     let out = melee(
         &charging_rider("cavalryman", 12),
         &z,
-        &["2C", "2S", "3S"],
+        &["2S", "3S"],
         "fight lancer w\n10\n1\n",
     );
     printed(
@@ -541,7 +541,7 @@ fn a_man_the_riders_unit_is_not_fighting_may_dodge_the_horse_on_a_passed_check()
     let out = melee(
         &charging_rider("cavalryman", 12),
         &z,
-        &["2C", "2S", "9S", "9H"],
+        &["2S", "9S", "9H"],
         "fight lancer w\n10\n1\n7\n",
     );
     printed(
@@ -568,7 +568,7 @@ fn a_man_who_passes_may_attack_the_rider_instead() {
     let out = melee(
         &charging_rider("cavalryman", 12),
         &z,
-        &["2C", "2S", "3S", "4S"],
+        &["2S", "3S", "4S"],
         "fight lancer w\n10\n1\n5\n5\n",
     );
     printed(
@@ -846,5 +846,20 @@ fn a_tie_does_what_the_data_says() {
         1,
         "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n",
         &["the data's `melee.tie` is `draw`: it may be none, both_give_ground or replay"],
+    );
+}
+
+// Guards 8 ("must move directly toward friendly lines"; default: a routing man whose base would
+// cross his own edge has reached his lines and left the battle): a leader 4.3" from the south
+// edge routs 4", his 1" base over the edge, and leaves the battle. Broke: only his centre was
+// looked at, and he stood half off the table.
+#[test]
+fn a_man_whose_rout_takes_his_base_over_the_table_edge_leaves_the_battle() {
+    let b = [brit("sgt", "sergeant", 12.0, 4.3, "")];
+    let z = [zulu("warrior", "zulu", 12.0, 20.0, "")];
+    let out = game(&[b[0].as_str()], &[z[0].as_str()], &["5H"; 4]).play_ok(1, "flee sgt\n");
+    assert_eq!(
+        after(&out, "flee sgt"),
+        "sgt chooses to rout and routs 4\" toward south\n  sgt turns from 0° to 180°\n  sgt is removed: routed off the table\n"
     );
 }
