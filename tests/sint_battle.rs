@@ -34,8 +34,27 @@ fn result_line(stdout: &str, what: &str) -> String {
         BOOK_RESULTS.iter().any(|r| last.contains(r)),
         "{what}: not a result of the book: {last}"
     );
+    // The phase it ended in, by its name at the table (`ruleset.yaml` `phases:`), not its id.
+    assert!(
+        PHASE_NAMES
+            .iter()
+            .any(|p| last.contains(&format!(" ({p}): "))),
+        "{what}: the phase by its name: {last}"
+    );
     last
 }
+
+/// The phases as the table calls them.
+const PHASE_NAMES: [&str; 8] = [
+    "rally",
+    "orders",
+    "horses move",
+    "men move",
+    "vehicles move",
+    "shooting",
+    "melee",
+    "follow-through",
+];
 
 // Guards the "Done when": each scenario plays to a result by the book's victory
 // conditions, and the policy plays only through the rules: no refusal or script error reaches

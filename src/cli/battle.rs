@@ -40,7 +40,7 @@ pub fn battle(common: &Common, scenario: PathBuf, explain: bool) -> Result<u8, E
         let when = if phase.is_empty() {
             format!("turn {}", outcome.turn)
         } else {
-            format!("turn {} ({phase})", outcome.turn)
+            format!("turn {} ({})", outcome.turn, state.phase_name())
         };
         match &outcome.winner {
             Some(w) => outln!("victory to {} on {when}: {}", name(w), outcome.reason),
