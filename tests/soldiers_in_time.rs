@@ -457,16 +457,19 @@ fn a_turn_is_rally_command_movement_shooting_melee_and_follow_through() {
 fn movement_shooting_melee_and_follow_through_begin_with_a_flip_for_the_side_to_go_first() {
     let out = a_whole_turn();
     out.stdout_has(&[
-        "phase: rally\nturn 1: british to play\n",
+        // The British are to play already: the rally phase does not say so again.
+        "turn 1: british to play\nphase: rally\n> end_turn\n",
         "pte_1 rally check: card 2♥ against 6: passes",
         "phase: orders\nturn 1: british to play\n",
-        "movement: horses and motorcycles: card 3♠ is black: The Zulus (black) go first\nturn 1: zulus to play\n",
-        "movement: men, artillery and mixed units: card 4♥ is red: The British (red) go first\nturn 1: british to play\n",
-        "movement: tanks and vehicles: card 5♠ is black: The Zulus (black) go first\nturn 1: zulus to play\n",
-        "the shooting phase: card 6♥ is red: The British (red) go first\nturn 1: british to play\n",
-        "the melee phase: card 7♠ is black: The Zulus (black) go first\nturn 1: zulus to play\n",
+        // The side that went last in a phase is still to play: when it goes first in the next,
+        // play passes to the other side at its `end_turn`.
+        "movement: horses and motorcycles: card 3♠ is black: The Zulus (black) go first\n> end_turn\nturn 1: british to play\n",
+        "movement: men, artillery and mixed units: card 4♥ is red: The British (red) go first\n> end_turn\nturn 1: zulus to play\n",
+        "movement: tanks and vehicles: card 5♠ is black: The Zulus (black) go first\n> end_turn\nturn 1: british to play\n",
+        "the shooting phase: card 6♥ is red: The British (red) go first\n> end_turn\nturn 1: zulus to play\n",
+        "the melee phase: card 7♠ is black: The Zulus (black) go first\n",
         "warrior 14 against sgt 14: a tie",
-        "follow-through: card 8♥ is red: The British (red) go first\nturn 1: british to play\n",
+        "follow-through: card 8♥ is red: The British (red) go first\n> end_turn\nturn 1: zulus to play\n",
     ]);
 }
 
