@@ -831,7 +831,8 @@ fn charge_is_used_once_every_3_turns() {
     let refusal = "eques: Charge must rest 2 turns between uses: it can be used again on turn 4";
     assert_eq!(out.err().matches(refusal).count(), 2, "{}", out.stderr);
     assert_eq!(after(&out, "print(turn())"), "4\n");
-    let last = transcript(&out)
+    let played = transcript(&out);
+    let last = played
         .rsplit("> charge eques second\n")
         .next()
         .unwrap_or_default();
@@ -1842,9 +1843,8 @@ priest (Light infantry) sacrifices himself
   near is tagged `inspired 1`
 "
     );
-    let inspired: Vec<&str> = transcript(&out)
-        .split("> :odds melee near v_near\n")
-        .collect();
+    let played = transcript(&out);
+    let inspired: Vec<&str> = played.split("> :odds melee near v_near\n").collect();
     assert_eq!(
         chance_at_prompt(inspired[2], "near may step, v_near removed"),
         "161/216"

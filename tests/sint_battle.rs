@@ -405,3 +405,23 @@ fn the_policy_keeps_a_guns_leader_with_his_gun() {
         "hold\n"
     );
 }
+
+// Guards the end of a battle at the prompt (it broke: play went on for ever after the lord
+// fell, nothing said): the line that ends the battle is followed, once, by its result by the
+// book's "Victory!!"; a line after it says nothing more of it, and after `:undo` the same end
+// is told again.
+#[test]
+fn the_prompt_tells_the_players_once_when_the_battle_is_over() {
+    let path = project_file("scenarios/sint_rorkes_drift_patrol.yaml");
+    let kill = "_kill(unit(\"lt_chard\"), (), \"a test\")\n";
+    let out = sandtable(
+        &["play", &path, "--seed", "7"],
+        Some(&format!("{kill}:units zulus\n:undo\n{kill}")),
+    );
+    out.expect_code(0);
+    let told = "victory to The impi on turn 1 (orders): Chard's patrol lost their lord and retreat";
+    assert_eq!(out.stdout.matches(told).count(), 2, "{}", out.stdout);
+    let after_units = common::game::after(&out, ":units zulus");
+    assert!(!after_units.contains("victory to"), "{after_units}");
+    out.stdout_has(&["the battle is over: `:undo` takes back the last action"]);
+}

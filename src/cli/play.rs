@@ -249,6 +249,39 @@ fn carry_out(
     feed: &DiceFeed,
     mode: Mode,
 ) -> Option<bool> {
+    let done = carry_out_line(session, origin, entry, json, feed, mode);
+    if done == Some(true) {
+        tell_the_end(session, json);
+    }
+    done
+}
+
+/// Tells the players the battle is over, once, after the line that ended it (the ruleset's
+/// `victory`); they may play on, or take the line back with `:undo`.
+fn tell_the_end(session: &mut Session, json: bool) {
+    match session.end_not_yet_told() {
+        Ok(Some(outcome)) => {
+            outln!("{}", super::battle::result(session, &outcome, json));
+            if !json {
+                outln!(
+                    "the battle is over: `:undo` takes back the last action, `:save` keeps the game, `:quit` leaves"
+                );
+            }
+        }
+        Ok(None) => {}
+        Err(e) => report_error(&e, json),
+    }
+}
+
+/// Carries out one entry (see [`carry_out`]).
+fn carry_out_line(
+    session: &mut Session,
+    origin: &str,
+    entry: &str,
+    json: bool,
+    feed: &DiceFeed,
+    mode: Mode,
+) -> Option<bool> {
     let result = command::run_line_as(session, origin, entry, mode);
     flush_events(session, json);
     match result {

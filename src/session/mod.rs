@@ -91,6 +91,9 @@ pub struct Session {
     /// recorded it (with its files found), or why it cannot be opened: the replayed `:open`
     /// opens it instead of reading the file again.
     recorded_open: Option<Result<RecordedOpen, Error>>,
+    /// The result of the battle last told to the players at the prompt
+    /// ([`Session::end_not_yet_told`]), as (winner, reason).
+    told_end: Option<(Option<String>, String)>,
 }
 
 /// A game a journal recorded as opened: the save, and the scenario and house rules it names,
@@ -218,6 +221,7 @@ impl Session {
             saved_steps: 0,
             unwritten: BTreeMap::new(),
             recorded_open: None,
+            told_end: None,
             scenario,
         };
         for path in session.scenario.ruleset.script_paths() {
@@ -435,6 +439,29 @@ impl Session {
             ));
         }
         self.check_victory()
+    }
+
+    /// The battle's result when it is over and that result has not been told yet: the prompt
+    /// asks after every line, so the players hear of the end once, after the action that
+    /// brought it. Undoing back before the end makes it untold again. A ruleset without
+    /// `victory` never ends here. The question changes nothing in the game.
+    pub fn end_not_yet_told(&mut self) -> Result<Option<Outcome>, Error> {
+        if self.check_victory().is_err() {
+            return Ok(None);
+        }
+        // `:explain` still tells of the last action, not of this question.
+        let trace = std::mem::take(&mut self.state.borrow_mut().trace);
+        let outcome = self.hypothetically(Session::victory);
+        self.state.borrow_mut().trace = trace;
+        let outcome = outcome?;
+        let told = outcome
+            .as_ref()
+            .map(|o| (o.winner.clone(), o.reason.clone()));
+        if told == self.told_end {
+            return Ok(None);
+        }
+        self.told_end = told;
+        Ok(outcome)
     }
 
     /// Asks the ruleset's `victory` hook whether the battle is over.
@@ -1135,6 +1162,7 @@ impl Session {
         fresh.prompt_functions = std::mem::take(&mut self.prompt_functions);
         fresh.prompt_defined = std::mem::take(&mut self.prompt_defined);
         self.hand_over_real_dice_and_cards(&mut fresh);
+        fresh.told_end = self.told_end.take();
         fresh.unwritten = std::mem::take(&mut self.unwritten);
         *self = fresh;
         Ok(())
