@@ -239,23 +239,6 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     go_on(&mut session, common.json, journal)
 }
 
-/// Carries out one (possibly multi-line) entry and shows what happened.
-/// Returns `None` to quit, else whether it succeeded.
-fn carry_out(
-    session: &mut Session,
-    origin: &str,
-    entry: &str,
-    json: bool,
-    feed: &DiceFeed,
-    mode: Mode,
-) -> Option<bool> {
-    let done = carry_out_line(session, origin, entry, json, feed, mode);
-    if done == Some(true) {
-        tell_the_end(session, json);
-    }
-    done
-}
-
 /// Tells the players the battle is over, once, after the line that ended it (the ruleset's
 /// `victory`); they may play on, or take the line back with `:undo`.
 fn tell_the_end(session: &mut Session, json: bool) {
@@ -273,8 +256,9 @@ fn tell_the_end(session: &mut Session, json: bool) {
     }
 }
 
-/// Carries out one entry (see [`carry_out`]).
-fn carry_out_line(
+/// Carries out one (possibly multi-line) entry and shows what happened, and then, if it
+/// ended the battle, the end. Returns `None` to quit, else whether it succeeded.
+fn carry_out(
     session: &mut Session,
     origin: &str,
     entry: &str,
@@ -284,7 +268,7 @@ fn carry_out_line(
 ) -> Option<bool> {
     let result = command::run_line_as(session, origin, entry, mode);
     flush_events(session, json);
-    match result {
+    let done = match result {
         Ok(Reply::Quit) => None,
         Ok(Reply::Dice(manual)) => {
             if manual {
@@ -351,7 +335,11 @@ fn carry_out_line(
             report_error(&e, json);
             Some(false)
         }
+    };
+    if done == Some(true) {
+        tell_the_end(session, json);
     }
+    done
 }
 
 /// Applies edits to the game's scripts before the next action, noted in the journal. With
