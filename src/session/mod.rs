@@ -94,6 +94,9 @@ pub struct Session {
     /// The result of the battle last told to the players at the prompt
     /// ([`Session::end_not_yet_told`]), as (winner, reason).
     told_end: Option<(Option<String>, String)>,
+    /// [`Session::steps`] when the prompt last asked whether the battle is over: a line that
+    /// changed nothing (a function defined, `:units`) is not followed by the question.
+    end_asked_at: Option<u64>,
 }
 
 /// A game a journal recorded as opened: the save, and the scenario and house rules it names,
@@ -222,6 +225,7 @@ impl Session {
             unwritten: BTreeMap::new(),
             recorded_open: None,
             told_end: None,
+            end_asked_at: None,
             scenario,
         };
         for path in session.scenario.ruleset.script_paths() {
@@ -444,11 +448,13 @@ impl Session {
     /// The battle's result when it is over and that result has not been told yet: the prompt
     /// asks after every line, so the players hear of the end once, after the action that
     /// brought it. Undoing back before the end makes it untold again. A ruleset without
-    /// `victory` never ends here. The question changes nothing in the game.
+    /// `victory` never ends here. The question changes nothing in the game, and is asked only
+    /// when the game has changed since it was last asked.
     pub fn end_not_yet_told(&mut self) -> Result<Option<Outcome>, Error> {
-        if self.check_victory().is_err() {
+        if self.check_victory().is_err() || self.end_asked_at == Some(self.steps) {
             return Ok(None);
         }
+        self.end_asked_at = Some(self.steps);
         // `:explain` still tells of the last action, not of this question.
         let trace = std::mem::take(&mut self.state.borrow_mut().trace);
         let outcome = self.hypothetically(Session::victory);
