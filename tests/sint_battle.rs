@@ -4,7 +4,7 @@
 mod common;
 
 use common::game::Game;
-use common::sint::{brit, game, game_with, in_unit, zulu};
+use common::sint::{PHASE_NAMES, brit, game, game_with, in_unit, zulu};
 use common::{project_file, sandtable};
 
 /// The scenarios of the ruleset.
@@ -43,18 +43,6 @@ fn result_line(stdout: &str, what: &str) -> String {
     );
     last
 }
-
-/// The phases as the table calls them.
-const PHASE_NAMES: [&str; 8] = [
-    "rally",
-    "orders",
-    "horses move",
-    "men move",
-    "vehicles move",
-    "shooting",
-    "melee",
-    "follow-through",
-];
 
 // Guards the "Done when": each scenario plays to a result by the book's victory
 // conditions, and the policy plays only through the rules: no refusal or script error reaches

@@ -136,3 +136,16 @@ pub fn order_and_reveal(order: &str) -> String {
 pub fn sergeant_and_rifleman_against(x: f64, y: f64, cards: &[&str]) -> Game {
     game(&sergeant_and_rifleman(), &warrior_at(x, y), cards)
 }
+
+/// The phases of a turn in order, as the table calls them (`ruleset.yaml` `phases:`).
+#[allow(dead_code)]
+pub const PHASE_NAMES: [&str; 8] = [
+    "rally",
+    "orders",
+    "horses move",
+    "men move",
+    "vehicles move",
+    "shooting",
+    "melee",
+    "follow-through",
+];
