@@ -863,3 +863,25 @@ fn a_man_whose_rout_takes_his_base_over_the_table_edge_leaves_the_battle() {
         "sgt chooses to rout and routs 4\" toward south\n  sgt turns from 0° to 180°\n  sgt is removed: routed off the table\n"
     );
 }
+
+// Guards `:odds` at the table for a fight whose saves and morale checks fan out past any
+// walk (it broke: the exact walk played its whole budget of 50,000 branches, about 30 s,
+// before giving up to the estimate): trial runs see at once that the tree is far too big,
+// and the estimate says so. The estimate is the one it always was (seeded by the game).
+#[test]
+fn the_odds_of_a_fight_with_a_chain_of_checks_are_estimated_without_a_walk() {
+    let path = common::project_file("scenarios/sint_rorkes_drift_patrol.yaml");
+    let out = common::sandtable(
+        &["play", &path, "--seed", "7"],
+        Some(concat!(
+            "unit(\"right_4\").move_to(point(unit(\"private_3\").x, unit(\"private_3\").y + 1.0));\n",
+            "set_phase(\"melee\");\n",
+            ":odds fight private_3 right_4\n",
+        )),
+    );
+    out.expect_code(0).stdout_has(&[
+        "estimated from 10000 runs on seed 7, because the action has far more than 50000 branches of dice and cards (seen in 31 trial runs)",
+        "private_3 removed",
+        "right_4 removed",
+    ]);
+}

@@ -140,10 +140,67 @@ pub fn action_odds(
             Some("give a verb of the ruleset and its arguments (`:help` lists the verbs)".into()),
         ));
     }
+    if far_too_many_branches(session, &parsed, &budget) {
+        return estimate(
+            session,
+            &parsed,
+            budget,
+            GiveUp::FarTooManyBranches(budget.branches),
+        );
+    }
     match exact(session, &parsed, budget.branches)? {
         Ok(odds) => Ok(odds),
         Err(why) => estimate(session, &parsed, budget, why),
     }
+}
+
+/// Seeded probe runs made before an exact walk ([`far_too_many_branches`]).
+const PROBES: u64 = 31;
+
+/// How many times the budget of branches a probe must find to count as far over it.
+const PROBE_MARGIN: u128 = 1000;
+
+/// How many of the probes must be far over the budget to skip the exact walk.
+const PROBES_FAR: usize = 3;
+
+/// Whether the action's tree of dice and cards is far too big to walk, judged before walking
+/// it, so that the walk does not play its whole budget of branches only to give up. Each of
+/// [`PROBES`] seeded runs takes one path, every face and every card of the pile equally
+/// likely, and multiplies the choices it meets. Over random paths the mean of that product is
+/// the number of branches (Knuth's estimator), so for a tree within the budget one run's
+/// product passes [`PROBE_MARGIN`] times the budget with a chance under one in
+/// [`PROBE_MARGIN`] (Markov's inequality), and [`PROBES_FAR`] of the runs do so with a chance
+/// under one in 200,000: a walk that could end exact is all but never skipped. Trees of dice
+/// and cards are heavy-tailed (a chain of morale checks multiplies a path by 52 a card), so
+/// the test counts runs far over rather than averaging them. The runs are seeded like the
+/// estimate's, so the answer repeats.
+fn far_too_many_branches(session: &mut Session, line: &Parsed, budget: &OddsBudget) -> bool {
+    let mut products: Vec<u128> = (0..PROBES)
+        .map(|run| {
+            let product: Rc<Cell<u128>> = Rc::new(Cell::new(1));
+            let feed = {
+                let product = product.clone();
+                let mut rng = GameRng::for_run(budget.seed, run);
+                move |choices: u32| {
+                    product.set(product.get().saturating_mul(u128::from(choices.max(1))));
+                    rng.die(choices)
+                }
+            };
+            let feed: Rc<RefCell<crate::script::api::FaceFeed>> =
+                Rc::new(RefCell::new(Box::new(feed)));
+            let (dice, cards) = (feed.clone(), feed);
+            session.hypothetically(|s| {
+                s.set_face_feed(Some(Box::new(move |sides| (dice.borrow_mut())(sides))));
+                s.set_card_feed(Some(Box::new(move |n| (cards.borrow_mut())(n))));
+                // Whatever the run comes to, its path is as long as it went.
+                let _ = play(s, line);
+            });
+            product.get()
+        })
+        .collect();
+    let far = PROBE_MARGIN * u128::from(budget.branches);
+    products.retain(|&p| p > far);
+    products.len() >= PROBES_FAR
 }
 
 /// Why the exact walk over every outcome of the dice gave way to an estimate.
@@ -169,6 +226,12 @@ pub enum GiveUp {
     /// More branches than the budget.
     #[error("the action has more than {0} branches of dice")]
     TooManyBranches(u64),
+    /// Far more branches than the budget, seen before walking them
+    /// ([`far_too_many_branches`]).
+    #[error(
+        "the action has far more than {0} branches of dice and cards (seen in {PROBES} trial runs)"
+    )]
+    FarTooManyBranches(u64),
 }
 
 /// `Ok(Err(why))` when the exact walk has to give up.
