@@ -175,32 +175,62 @@ const PROBES_FAR: usize = 3;
 /// the test counts runs far over rather than averaging them. The runs are seeded like the
 /// estimate's, so the answer repeats.
 fn far_too_many_branches(session: &mut Session, line: &Parsed, budget: &OddsBudget) -> bool {
-    let mut products: Vec<u128> = (0..PROBES)
+    let far = PROBE_MARGIN * u128::from(budget.branches);
+    let far_runs = (0..PROBES)
         .map(|run| {
             let product: Rc<Cell<u128>> = Rc::new(Cell::new(1));
-            let feed = {
-                let product = product.clone();
-                let mut rng = GameRng::for_run(budget.seed, run);
-                move |choices: u32| {
-                    product.set(product.get().saturating_mul(u128::from(choices.max(1))));
-                    rng.die(choices)
-                }
-            };
-            let feed: Rc<RefCell<crate::script::api::FaceFeed>> =
-                Rc::new(RefCell::new(Box::new(feed)));
-            let (dice, cards) = (feed.clone(), feed);
-            session.hypothetically(|s| {
-                s.set_face_feed(Some(Box::new(move |sides| (dice.borrow_mut())(sides))));
-                s.set_card_feed(Some(Box::new(move |n| (cards.borrow_mut())(n))));
-                // Whatever the run comes to, its path is as long as it went.
-                let _ = play(s, line);
+            let mut rng = GameRng::for_run(budget.seed, run);
+            let counted = product.clone();
+            // Whatever the run comes to, its path is as long as it went.
+            let _ = play_choosing(session, line, move |choices: u32| {
+                counted.set(counted.get().saturating_mul(u128::from(choices.max(1))));
+                rng.die(choices)
             });
             product.get()
         })
-        .collect();
-    let far = PROBE_MARGIN * u128::from(budget.branches);
-    products.retain(|&p| p > far);
-    products.len() >= PROBES_FAR
+        .filter(|&product| product > far)
+        .count();
+    far_runs >= PROBES_FAR
+}
+
+/// What a play of the line with every die and card chosen came to.
+struct Fed {
+    result: Result<Vec<String>, Error>,
+    /// Whether it drew a card.
+    drew: bool,
+    /// Whether the scripts drew on the generator for more than dice and cards.
+    used_rng: bool,
+    /// Whether they looked at a shuffled pile's order.
+    peeked: bool,
+}
+
+/// Plays `line` hypothetically, each die and each card chosen by `choose` in the order the
+/// scripts ask (given a die's sides or the cards in the pile, a choice from 1).
+fn play_choosing(
+    session: &mut Session,
+    line: &Parsed,
+    choose: impl FnMut(u32) -> u32 + 'static,
+) -> Fed {
+    let feed: Rc<RefCell<crate::script::api::FaceFeed>> = Rc::new(RefCell::new(Box::new(choose)));
+    let (dice, cards) = (feed.clone(), feed);
+    let drew: Rc<Cell<bool>> = Rc::default();
+    let drawn = drew.clone();
+    let (result, used_rng, peeked) = session.hypothetically(|s| {
+        s.set_face_feed(Some(Box::new(move |sides| (dice.borrow_mut())(sides))));
+        s.set_card_feed(Some(Box::new(move |n| {
+            drawn.set(true);
+            (cards.borrow_mut())(n)
+        })));
+        let before = s.state().rng.word_pos();
+        let result = play(s, line);
+        (result, s.state().rng.word_pos() != before, s.cards_peeked())
+    });
+    Fed {
+        result,
+        drew: drew.get(),
+        used_rng,
+        peeked,
+    }
 }
 
 /// Why the exact walk over every outcome of the dice gave way to an estimate.
@@ -254,7 +284,8 @@ fn exact(
             let path = path.clone();
             let pos = pos.clone();
             let too_many_dice = too_many_dice.clone();
-            Box::new(move |sides: u32| {
+            // One odometer for dice and cards alike, in the order the scripts ask.
+            move |sides: u32| {
                 let mut p = path.borrow_mut();
                 let i = pos.get();
                 pos.set(i + 1);
@@ -272,22 +303,17 @@ fn exact(
                     p.push((1, sides));
                 }
                 p[i].0
-            })
+            }
         };
-        // One odometer for dice and cards alike, in the order the scripts ask.
-        let wheel: Rc<RefCell<crate::script::api::FaceFeed>> = Rc::new(RefCell::new(wheel));
-        let (dice, cards) = (wheel.clone(), wheel);
-        let drew = drew_cards.clone();
-        let (result, used_rng, peeked) = session.hypothetically(|s| {
-            s.set_face_feed(Some(Box::new(move |sides| (dice.borrow_mut())(sides))));
-            s.set_card_feed(Some(Box::new(move |n| {
-                drew.set(true);
-                (cards.borrow_mut())(n)
-            })));
-            let before = s.state().rng.word_pos();
-            let result = play(s, line);
-            (result, s.state().rng.word_pos() != before, s.cards_peeked())
-        });
+        let Fed {
+            result,
+            drew,
+            used_rng,
+            peeked,
+        } = play_choosing(session, line, wheel);
+        if drew {
+            drew_cards.set(true);
+        }
         if too_many_dice.get() {
             return Ok(Err(GiveUp::EndlessDice));
         }

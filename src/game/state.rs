@@ -896,18 +896,8 @@ impl GameState {
     /// Draws `n` cards (all or none) as [`GameState::draw`] does, each taken out of the draw
     /// pile as it stands by `choose` (a position in a shuffled pile, a card typed in), which
     /// fails only when it cannot choose at all. Nothing changes unless all `n` are drawn.
+    /// Then it keeps them or lays them on the discards as `then` says.
     pub fn draw_chosen(
-        &mut self,
-        name: &str,
-        n: usize,
-        choose: &mut dyn FnMut(&mut Deck) -> Result<Card, StateError>,
-    ) -> Result<Vec<Card>, StateError> {
-        self.draw_chosen_then(name, n, Drawn::Kept, choose)
-    }
-
-    /// Draws `n` cards as [`GameState::draw_chosen`] does, then keeps them or lays them on
-    /// the discards as `then` says.
-    pub fn draw_chosen_then(
         &mut self,
         name: &str,
         n: usize,
@@ -985,19 +975,9 @@ impl GameState {
         Ok(())
     }
 
-    /// Draws `n` cards (all or none).
-    pub fn draw(&mut self, name: &str, n: usize) -> Result<Vec<Card>, StateError> {
-        self.draw_then(name, n, Drawn::Kept)
-    }
-
     /// Draws `n` cards (all or none), then keeps them or lays them face up on the discards
     /// as `then` says.
-    pub fn draw_then(
-        &mut self,
-        name: &str,
-        n: usize,
-        then: Drawn,
-    ) -> Result<Vec<Card>, StateError> {
+    pub fn draw(&mut self, name: &str, n: usize, then: Drawn) -> Result<Vec<Card>, StateError> {
         if n == 0 {
             return Err(StateError::NoCards);
         }
@@ -1121,7 +1101,7 @@ mod tests {
         s.set_turn(2, "blue").unwrap();
         s.set_phase("shooting").unwrap();
         s.shuffle("d").unwrap();
-        s.draw("d", 3).unwrap();
+        s.draw("d", 3, Drawn::Kept).unwrap();
         s.discard("d", Card::parse("AS").unwrap()).unwrap();
         s.add_deck(Deck::standard("e", true));
         s.roll_text("3d6", None).unwrap();
@@ -1160,7 +1140,7 @@ mod tests {
         s.set_phase("movement").unwrap();
         s.set_phase("melee").unwrap();
         s.shuffle("d").unwrap();
-        s.draw("d", 3).unwrap();
+        s.draw("d", 3, Drawn::Kept).unwrap();
         s.add_deck(Deck::standard("e", true));
         s.roll_text("3d6", None).unwrap();
         let after = fingerprint(&s);

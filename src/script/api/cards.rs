@@ -55,11 +55,11 @@ pub fn draw(
 ) -> Result<Vec<Card>, String> {
     let mut source = source.borrow_mut();
     let ask = match source.as_mut() {
-        None => return Ok(st.borrow_mut().draw_then(deck, n, then)?),
+        None => return Ok(st.borrow_mut().draw(deck, n, then)?),
         Some(CardSource::Positions { feed, .. }) => {
             return st
                 .borrow_mut()
-                .draw_chosen_then(deck, n, then, &mut |d: &mut Deck| {
+                .draw_chosen(deck, n, then, &mut |d: &mut Deck| {
                     if d.in_order() {
                         return Ok(d.draw()?);
                     }
@@ -80,7 +80,7 @@ pub fn draw(
     let mut i = 0;
     let result = st
         .borrow_mut()
-        .draw_chosen_then(deck, n, then, &mut |d: &mut Deck| loop {
+        .draw_chosen(deck, n, then, &mut |d: &mut Deck| loop {
             if let Some(card) = typed.pop_front() {
                 match d.take(card) {
                     Ok(card) => {
