@@ -16,6 +16,7 @@ pub mod command;
 mod data_dir;
 mod errors;
 mod helper;
+mod hooks;
 mod journal;
 pub mod map;
 mod odds;
@@ -135,6 +136,19 @@ enum Command {
         /// Files or folders to check
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// The scenario to check house rules in (by default, one of the ruleset whose hooks
+        /// and functions they name)
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+    },
+    /// Every hook a ruleset asks: its arguments, `info` fields and meaning, where the rules
+    /// ask it, and the abilities (and house rules given with `--with`) that answer it
+    Hooks {
+        /// The ruleset (its folder's name under scripts/rulesets/: `playmobil`)
+        ruleset: String,
+        /// Print the table in Markdown, as the ruleset's docs page has it
+        #[arg(long, conflicts_with = "json")]
+        markdown: bool,
     },
     /// Draw the table of a scenario as a picture
     Render {
@@ -189,7 +203,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
     };
     if with_means_nothing && !common.with.is_empty() {
         return Err(Error::Usage(
-            "`--with` is for `play SCENARIO`, `run`, `battle`, `odds --action` and `sim`; \
+            "`--with` is for `play SCENARIO`, `run`, `battle`, `odds --action`, `sim` and `hooks`; \
              it means nothing here (a save or a journal knows its own house rules)"
                 .into(),
         ));
@@ -215,7 +229,9 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
             ..
         }) => run::run(&common, file, scenario, explain),
         Some(Command::Roll { expr }) => roll::roll(&common, &expr),
-        Some(Command::Check { paths }) => check::check(&common, &paths),
+        Some(Command::Check { paths, scenario }) => {
+            check::check(&common, &paths, scenario.as_deref())
+        }
         Some(Command::Battle { scenario, explain }) => battle::battle(&common, scenario, explain),
         Some(Command::Sim {
             scenario,
@@ -230,6 +246,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
             sim::sim(&plain, scenario, runs, threads.map(usize::from), &with)
         }
         Some(Command::Odds(args)) => odds::odds(&common, &args),
+        Some(Command::Hooks { ruleset, markdown }) => hooks::hooks(&common, &ruleset, markdown),
         Some(Command::Render { .. }) => not_yet("render", "a later issue"),
     }
 }
