@@ -17,11 +17,11 @@
 //!   `is_enemy`, the operators `==` and `!=`, and `to_string` and `to_debug`;
 //! - `new_unit(id, troop, side, at)`: a new figure of a troop type from the ruleset's chart.
 
-use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Map};
+use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Map, NativeCallContext};
 
 use super::{
-    Res, Shared, UnitRef, host_error, number, place, stat_to_dynamic, strings, unit_array,
-    volatile, with_unit,
+    Res, Shared, UnitRef, host_error, host_error_with_help, number, place, stat_to_dynamic,
+    strings, unit_array, volatile, with_unit,
 };
 use crate::game::ruleset::Ruleset;
 use crate::host::geometry::Point;
@@ -234,18 +234,27 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
     });
     // `u["attack"]` and `u.attack` read a stat; unlike `u.stat("attack")`, a stat the unit
     // lacks is an error, so a misspelt property does not quietly read as `()`.
+    // The did-you-mean is the static pass's, among the unit's stats and the properties and
+    // methods the engine gives a unit (read from its metadata at the first such error).
     let st = state.clone();
-    engine.register_indexer_get(move |r: &mut UnitRef, name: &str| -> Res<Dynamic> {
-        let s = st.borrow();
-        let u = s.unit(r.0).map_err(host_error)?;
-        u.stat(name).map(stat_to_dynamic).ok_or_else(|| {
-            host_error(format!(
-                "`{}` has no stat or property `{name}`{}",
-                u.id,
-                crate::host::suggest::suggestion_suffix(name, u.stats.keys().map(String::as_str))
-            ))
-        })
-    });
+    let known: std::rc::Rc<std::cell::OnceCell<crate::script::lint::Known>> = Default::default();
+    engine.register_indexer_get(
+        move |ctx: NativeCallContext, r: &mut UnitRef, name: &str| -> Res<Dynamic> {
+            let s = st.borrow();
+            let u = s.unit(r.0).map_err(host_error)?;
+            u.stat(name).map(stat_to_dynamic).ok_or_else(|| {
+                let known = known.get_or_init(|| crate::script::lint::Known::of(ctx.engine()));
+                host_error_with_help(
+                    format!("`{}` has no stat or property `{name}`", u.id),
+                    crate::script::lint::unit_name_help(
+                        known,
+                        u.stats.keys().map(String::as_str),
+                        name,
+                    ),
+                )
+            })
+        },
+    );
     let st = state.clone();
     volatile!(engine, "has_stat", move |r: &mut UnitRef,
                                         name: &str|
