@@ -8,5 +8,6 @@ pub mod error;
 pub mod functions;
 pub mod hook_table;
 pub mod hooks;
+pub mod lint;
 pub mod resolver;
 pub mod value;

@@ -17,7 +17,7 @@
 //!   `is_enemy`, the operators `==` and `!=`, and `to_string` and `to_debug`;
 //! - `new_unit(id, troop, side, at)`: a new figure of a troop type from the ruleset's chart.
 
-use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Map};
+use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Map, NativeCallContext};
 
 use super::{
     Res, Shared, UnitRef, host_error, host_error_with_help, number, place, stat_to_dynamic,
@@ -272,17 +272,34 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
     });
     // `u["attack"]` and `u.attack` read a stat; unlike `u.stat("attack")`, a stat the unit
     // lacks (with no default) is an error, so a misspelt property does not quietly read as `()`.
+    // The did-you-mean of a name that is neither a declared stat nor a property is the static
+    // pass's, among the declared stats and the properties and methods the engine gives a unit
+    // (read from its metadata at the first such error).
     let st = state.clone();
     let decls = stats.clone();
-    engine.register_indexer_get(move |r: &mut UnitRef, name: &str| -> Res<Dynamic> {
-        let decl = declared_stat(&decls, name)?;
-        let s = st.borrow();
-        let u = s.unit(r.0).map_err(host_error)?;
-        u.stat(name)
-            .map(stat_to_dynamic)
-            .or_else(|| default_of(decl))
-            .ok_or_else(|| host_error(format!("`{}` does not carry the stat `{name}`", u.id)))
-    });
+    let known: std::rc::Rc<std::cell::OnceCell<crate::script::lint::Known>> = Default::default();
+    engine.register_indexer_get(
+        move |ctx: NativeCallContext, r: &mut UnitRef, name: &str| -> Res<Dynamic> {
+            let s = st.borrow();
+            let u = s.unit(r.0).map_err(host_error)?;
+            let decl = decls.get(name);
+            if decl.is_none() && !declared::is_private(name) {
+                let known = known.get_or_init(|| crate::script::lint::Known::of(ctx.engine()));
+                return Err(host_error_with_help(
+                    format!("`{}` has no stat or property `{name}`", u.id),
+                    crate::script::lint::unit_name_help(
+                        known,
+                        decls.keys().map(String::as_str),
+                        name,
+                    ),
+                ));
+            }
+            u.stat(name)
+                .map(stat_to_dynamic)
+                .or_else(|| default_of(decl))
+                .ok_or_else(|| host_error(format!("`{}` does not carry the stat `{name}`", u.id)))
+        },
+    );
     let st = state.clone();
     let decls = stats.clone();
     volatile!(engine, "has_stat", move |r: &mut UnitRef,
