@@ -6,5 +6,6 @@ pub mod clock;
 pub mod engine;
 pub mod error;
 pub mod hooks;
+pub mod metadata;
 pub mod resolver;
 pub mod value;
