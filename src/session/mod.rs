@@ -854,6 +854,17 @@ impl Session {
         &self.verbs
     }
 
+    /// Every host function scripts can call, with its parameters and doc, read from the
+    /// engine's metadata (for `:help`).
+    pub fn host_functions(&self) -> Vec<crate::script::metadata::FnDoc> {
+        crate::script::metadata::functions(&self.engine)
+    }
+
+    /// Every type the host gives scripts, with its doc.
+    pub fn host_types(&self) -> Vec<crate::script::metadata::TypeDoc> {
+        crate::script::metadata::types(&self.engine)
+    }
+
     /// The files the game comes from: the ruleset's package, the shared abilities it
     /// borrows, the house rules and the scenario (what a watcher watches for hot reload).
     pub fn script_paths(&self) -> Vec<std::path::PathBuf> {

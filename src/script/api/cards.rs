@@ -20,9 +20,9 @@ use std::rc::Rc;
 use rhai::{Array, Dynamic, Engine, INT};
 
 use super::{DeckRef, DiceAsker, FaceFeed, Res, Shared, host_error};
-use crate::script::metadata::{host, host_type};
 use crate::game::state::{Drawn, StateError};
 use crate::host::cards::{Card, Colour, Deck, Suit};
+use crate::script::metadata::{host, host_type};
 
 /// Where drawn cards come from when not from the top of the pile (see [`CardSource`]).
 pub type ManualCards = Rc<RefCell<Option<CardSource>>>;

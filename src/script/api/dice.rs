@@ -14,8 +14,8 @@ use std::rc::Rc;
 use rhai::{Array, Dynamic, Engine, INT};
 
 use super::{Res, Shared, host_error, host_error_with_help};
-use crate::script::metadata::{host, host_type};
 use crate::host::dice::Roll;
+use crate::script::metadata::{host, host_type};
 
 /// Where manual dice come from: the front end's way to ask the players for a roll they made
 /// with real dice (`:dice manual`). It gets a prompt and gives the line typed, or none at the

@@ -3,8 +3,8 @@
 use rhai::{Array, Dynamic, Engine, INT, Map, NativeCallContext};
 
 use super::{Res, Shared, host_error, is_refusal, stat_to_dynamic, strings};
-use crate::script::metadata::host;
 use crate::game::ruleset::Ruleset;
+use crate::script::metadata::host;
 
 /// Registers the game functions, the sides and `attempt`.
 pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {

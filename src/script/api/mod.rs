@@ -77,10 +77,16 @@ pub type Domain = (&'static str, fn(&mut Engine, &Host));
 
 /// Every domain, in the order they are registered.
 pub const DOMAINS: [Domain; 9] = [
-    ("abilities", |e, h| abilities::register(e, h.state, h.abilities)),
+    ("abilities", |e, h| {
+        abilities::register(e, h.state, h.abilities)
+    }),
     ("log", |e, h| log::register(e, h.state)),
-    ("dice", |e, h| dice::register(e, h.state, h.manual, h.budget)),
-    ("cards", |e, h| cards::register(e, h.state, h.cards, h.budget)),
+    ("dice", |e, h| {
+        dice::register(e, h.state, h.manual, h.budget)
+    }),
+    ("cards", |e, h| {
+        cards::register(e, h.state, h.cards, h.budget)
+    }),
     ("measure", |e, h| measure::register(e, h.state)),
     ("terrain", |e, h| terrain::register(e, h.state)),
     ("grid", |e, h| grid::register(e, h.state)),
@@ -235,11 +241,17 @@ mod tests {
                     wrong.push(format!("`{sig}` has a parameter without a name"));
                 }
                 if !TYPES.contains(&p.ty.as_str()) {
-                    wrong.push(format!("`{sig}`: `{}` is not a type of the vocabulary", p.ty));
+                    wrong.push(format!(
+                        "`{sig}`: `{}` is not a type of the vocabulary",
+                        p.ty
+                    ));
                 }
             }
             if !TYPES.contains(&f.returns.as_str()) {
-                wrong.push(format!("`{sig}` returns `{}`, not a type of the vocabulary", f.returns));
+                wrong.push(format!(
+                    "`{sig}` returns `{}`, not a type of the vocabulary",
+                    f.returns
+                ));
             }
             if f.kind != Kind::Function && f.owner().is_none() {
                 wrong.push(format!("`{sig}` belongs to no type"));

@@ -20,9 +20,8 @@ pub const TEMPLATE: &str = include_str!("reference.md");
 /// Each domain's name and an engine with only what it registers (plus `arrays`, the
 /// sandbox's comparers), bound to a game of `scenario`.
 fn domain_engines(scenario: &Scenario) -> HashMap<&'static str, Engine> {
-    let state: super::Shared = std::rc::Rc::new(std::cell::RefCell::new(GameState::new(
-        scenario, 1,
-    )));
+    let state: super::Shared =
+        std::rc::Rc::new(std::cell::RefCell::new(GameState::new(scenario, 1)));
     let (abilities, manual, cards) = (Default::default(), Default::default(), Default::default());
     let budget = Default::default();
     let host = Host {
@@ -57,7 +56,11 @@ pub fn reference(scenario: &Scenario) -> String {
         if line.starts_with("```") {
             fence = !fence;
         }
-        if !fence && let Some(domain) = line.strip_prefix("{{api ").and_then(|l| l.strip_suffix("}}")) {
+        if !fence
+            && let Some(domain) = line
+                .strip_prefix("{{api ")
+                .and_then(|l| l.strip_suffix("}}"))
+        {
             match engines.get(domain.trim()) {
                 Some(engine) => w.domain(engine),
                 None => w.line(&format!("(no domain `{domain}`)")),
@@ -73,7 +76,10 @@ pub fn reference(scenario: &Scenario) -> String {
     }
     let contents = w.contents();
     let index = w.index();
-    let mut text = w.out.replace("{{contents}}", &contents).replace("{{index}}", &index);
+    let mut text = w
+        .out
+        .replace("{{contents}}", &contents)
+        .replace("{{index}}", &index);
     while text.contains("\n\n\n") {
         text = text.replace("\n\n\n", "\n\n");
     }
@@ -227,8 +233,10 @@ impl Writer {
                 self.name(&g.name, kind, &title, &anchor);
             }
         }
-        let operators: Vec<&&FnDoc> =
-            members.iter().filter(|f| f.kind == Kind::Operator).collect();
+        let operators: Vec<&&FnDoc> = members
+            .iter()
+            .filter(|f| f.kind == Kind::Operator)
+            .collect();
         if !operators.is_empty() {
             self.line("");
             self.line("| operator | returns | what it is |");

@@ -7,10 +7,10 @@ use super::{
     Res, Shared, UnitRef, host_error, number, place, stat_to_dynamic, strings, unit_array,
     with_unit,
 };
-use crate::script::metadata::{host, host_type};
 use crate::game::ruleset::Ruleset;
 use crate::host::geometry::Point;
 use crate::host::unit::{Stat, Unit};
+use crate::script::metadata::{host, host_type};
 
 /// A script value as a unit's stat.
 pub(super) fn dynamic_to_stat(v: &Dynamic) -> Res<Stat> {
@@ -379,28 +379,28 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
         /// `id (name)`, for narration: `viking_1 (Viking warrior)`.
         label -> string, |u| u.label());
     getter!(
-        /// Its groups, by kind: `#{"formation": "shield_wall"}`.
-        groups -> map, |u| {
-            let m: Map = u
-                .groups
-                .iter()
-                .map(|(k, v)| (k.into(), v.clone().into()))
-                .collect();
-            m
-        });
+    /// Its groups, by kind: `#{"formation": "shield_wall"}`.
+    groups -> map, |u| {
+        let m: Map = u
+            .groups
+            .iter()
+            .map(|(k, v)| (k.into(), v.clone().into()))
+            .collect();
+        m
+    });
     // Private notes (stats starting with `_`) stay out of the map; `stat` reads them.
     getter!(
-        /// All its stats: the troop chart's, with the scenario's overrides (not the private
-        /// ones, starting with `_`).
-        stats -> map, |u| {
-            let m: Map = u
-                .stats
-                .iter()
-                .filter(|(k, _)| !k.starts_with('_'))
-                .map(|(k, v)| (k.into(), stat_to_dynamic(v)))
-                .collect();
-            m
-        });
+    /// All its stats: the troop chart's, with the scenario's overrides (not the private
+    /// ones, starting with `_`).
+    stats -> map, |u| {
+        let m: Map = u
+            .stats
+            .iter()
+            .filter(|(k, _)| !k.starts_with('_'))
+            .map(|(k, v)| (k.into(), stat_to_dynamic(v)))
+            .collect();
+        m
+    });
 
     macro_rules! setter {
         ($(#[doc = $doc:literal])* $name:ident($ty:tt), |$s:ident, $i:ident, $v:ident : $t:ty| $body:expr) => {{
