@@ -77,6 +77,23 @@ host_type!(
     UnitRef as Unit
 );
 
+/// A unit's groups, by kind.
+fn group_map(u: &Unit) -> Map {
+    u.groups
+        .iter()
+        .map(|(k, v)| (k.into(), v.clone().into()))
+        .collect()
+}
+
+/// A unit's stats, less its private notes (stats starting with `_`, which `stat` reads).
+fn stat_map(u: &Unit) -> Map {
+    u.stats
+        .iter()
+        .filter(|(k, _)| !k.starts_with('_'))
+        .map(|(k, v)| (k.into(), stat_to_dynamic(v)))
+        .collect()
+}
+
 /// Registers the unit functions, the `Unit` type and `new_unit`.
 pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
     engine.build_type::<UnitRef>();
@@ -379,28 +396,12 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
         /// `id (name)`, for narration: `viking_1 (Viking warrior)`.
         label -> string, |u| u.label());
     getter!(
-    /// Its groups, by kind: `#{"formation": "shield_wall"}`.
-    groups -> map, |u| {
-        let m: Map = u
-            .groups
-            .iter()
-            .map(|(k, v)| (k.into(), v.clone().into()))
-            .collect();
-        m
-    });
-    // Private notes (stats starting with `_`) stay out of the map; `stat` reads them.
+        /// Its groups, by kind: `#{"formation": "shield_wall"}`.
+        groups -> map, |u| group_map(u));
     getter!(
-    /// All its stats: the troop chart's, with the scenario's overrides (not the private
-    /// ones, starting with `_`).
-    stats -> map, |u| {
-        let m: Map = u
-            .stats
-            .iter()
-            .filter(|(k, _)| !k.starts_with('_'))
-            .map(|(k, v)| (k.into(), stat_to_dynamic(v)))
-            .collect();
-        m
-    });
+        /// All its stats: the troop chart's, with the scenario's overrides (not the private
+        /// ones, starting with `_`).
+        stats -> map, |u| stat_map(u));
 
     macro_rules! setter {
         ($(#[doc = $doc:literal])* $name:ident($ty:tt), |$s:ident, $i:ident, $v:ident : $t:ty| $body:expr) => {{
