@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod clock;
+pub mod definitions;
 pub mod engine;
 pub mod error;
 pub mod hooks;

@@ -860,6 +860,12 @@ impl Session {
         crate::script::metadata::functions(&self.engine)
     }
 
+    /// Rhai's definition files of this game's engine (the host API and Rhai's standard
+    /// library), as (file name, text), for editors (`sandtable defs`).
+    pub fn engine_definitions(&self) -> Vec<(String, String)> {
+        self.engine.definitions().iter_files().collect()
+    }
+
     /// Every type the host gives scripts, with its doc.
     pub fn host_types(&self) -> Vec<crate::script::metadata::TypeDoc> {
         crate::script::metadata::types(&self.engine)
