@@ -1136,10 +1136,10 @@ mod tests {
         assert_eq!(verb_params(&k, &[&rules], "hidden"), Some(vec![Unit]));
         assert_eq!(verb_params(&k, &[&rules], "anything"), Some(vec![Any]));
         assert_eq!(verb_params(&k, &[&rules], "nothing"), None);
-        // Today's API takes `point`'s numbers as `Dynamic`: nothing is known of them.
+        // The real API says `point` takes numbers too.
         assert_eq!(
             verb_params(known(), &[&rules], "move"),
-            Some(vec![Unit, Any, Any])
+            Some(vec![Unit, Number, Number])
         );
     }
 
