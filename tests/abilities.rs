@@ -1085,16 +1085,33 @@ fn game_is_as_before(game: &Game, out: &Output) {
 }
 
 // Guards that a hook with a runtime error fails the action with a diagnostic naming the
-// ability and the hook, at its line, and leaves the game as it was.
+// ability and the hook, at its line, and leaves the game as it was. (An undefined variable,
+// once this test's error, is now found when the ability is loaded.)
 #[test]
 fn ability_hook_with_a_runtime_error_fails_the_action_cleanly() {
-    let game = broken_game("broken", &can_die_ability("no_such_variable"));
+    let game = broken_game(
+        "broken",
+        &can_die_ability("let a = [1];\n    a[info.unit.hits + 5]"),
+    );
     let out = game.play(1, AFTER_A_BROKEN_HOOK);
     out.expect_code(1).stderr_has(&[
-        "the variable `no_such_variable` is not defined (in `can_die` of ability `broken`",
-        "[scripts/rulesets/playmobil/abilities/broken.rhai:6:5]",
+        "(in `can_die` of ability `broken`",
+        "[scripts/rulesets/playmobil/abilities/broken.rhai:7:",
     ]);
     game_is_as_before(&game, &out);
+}
+
+// Guards that an undefined variable in a hook is found when the ability is loaded, at its
+// line, with the hook's parameters as the did-you-mean.
+#[test]
+fn ability_hook_with_an_undefined_variable_is_refused_at_load() {
+    let game = broken_game("broken", &can_die_ability("inf.unit.hits == 0"));
+    let out = game.check();
+    out.expect_code(1).stderr_has(&[
+        "the variable `inf` is not defined",
+        "[scripts/rulesets/playmobil/abilities/broken.rhai:6:5]",
+        "did you mean `info`?",
+    ]);
 }
 
 // Guards that a hook that never ends is stopped within a few seconds, with a diagnostic

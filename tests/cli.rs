@@ -742,7 +742,8 @@ fn defs_writes_definition_files_for_editors() {
     );
     let hooks = read("hooks.d.rhai");
     assert!(
-        hooks.contains("fn attack_dice(value: ?, info: ?) -> ?;"),
+        hooks.contains("fn attack_dice(dice: ?, info: ?) -> ?;")
+            && hooks.contains("fn can_die(info: ?) -> ?;"),
         "{hooks}"
     );
     // Another scenario's ruleset gives its own verbs; the files are replaced.

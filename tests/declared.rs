@@ -49,7 +49,7 @@ fn a_misspelt_hook_in_a_house_rule_is_refused_with_the_hook_it_is_close_to() {
     let at_prompt = game.play(1, ":with stout.rhai\n:help defend_die\n");
     at_prompt.stderr_has(&[
         "did you mean the hook `defend_dice`",
-        "unknown verb `defend_die`",
+        "no verb or host function `defend_die`",
     ]);
 }
 
@@ -345,4 +345,74 @@ fn explain_names_hooks_as_written_and_hooks_lists_them_with_who_answers() {
         "on_routed (notify): info.unit has routed\n",
         "  asked in: movement.rhai:",
     ]);
+}
+
+// Finding 4: `dise` for `dice` inside a hook, or `info.unit.stats("defend")`, passed `check`
+// and failed only when the hook first ran, with no did-you-mean. The static pass finds both
+// at load and in `check`, each at its line.
+#[test]
+fn a_misspelt_variable_or_method_in_a_hook_is_found_at_load_with_a_did_you_mean() {
+    let game = game();
+    game.write(
+        "typos.rhai",
+        "fn defend_dice(dice, info) { dise + 1 }\nfn attack_dice(dice, info) { info.unit.stats(\"defend\") }\n",
+    );
+    for args in [
+        vec!["check", "typos.rhai"],
+        vec!["play", "game.yaml", "--with", "typos.rhai"],
+    ] {
+        let out = game.sandtable(&args, Some(":quit\n"));
+        out.expect_code(1).stderr_has(&[
+            "the variable `dise` is not defined",
+            "typos.rhai:1:30",
+            "did you mean `dice`?",
+            "a unit has no method `stats`",
+            "typos.rhai:2:40",
+            "did you mean `stat`?",
+        ]);
+    }
+}
+
+// Finding 5: `move viking_1 17 abc` was blamed on `rules.rhai:188` (`point(x, y)`); the word
+// typed is refused, as typed, before anything runs.
+#[test]
+fn a_verb_argument_of_the_wrong_kind_is_refused_at_the_word_typed() {
+    let out = game().play(1, "move viking 17 abc\nmelee viking nobody\n");
+    out.expect_code(1).stderr_has(&[
+        "`move` needs a number for `y`, and `abc` is not one",
+        "stdin line 1:1:16",
+        "usage: move figure x y",
+        "unknown unit `nobody`: `melee` needs a unit for `defender`",
+    ]);
+    assert!(!out.stderr.contains("rules.rhai"), "{}", out.stderr);
+}
+
+// Finding 7: a limit broken inside a house rule's replacement of a ruleset function was
+// blamed on the ruleset's file with no position; it is told at the house rule's line.
+#[test]
+fn a_limit_broken_in_a_house_rules_replacement_is_told_at_its_line() {
+    let game = game();
+    game.write(
+        "greedy.rhai",
+        "private fn attacker_wins(attack_die, defend_die) {\n    let s = \"x\";\n    loop { s += s; }\n}\n",
+    );
+    let out = game.sandtable(
+        &["play", "game.yaml", "--seed", "1", "--with", "greedy.rhai"],
+        Some("melee viking legionary\n"),
+    );
+    out.expect_code(1).stderr_has(&[
+        "a string grew past the limit of 1048576 bytes (in `attacker_wins`)",
+        "greedy.rhai:3:",
+    ]);
+    assert!(!out.stderr.contains("rules.rhai"), "{}", out.stderr);
+    game.write(
+        "endless.rhai",
+        "private fn attacker_wins(attack_die, defend_die) {\n    let n = 0;\n    loop { n += 1; }\n}\n",
+    );
+    let out = game.sandtable(
+        &["play", "game.yaml", "--seed", "1", "--with", "endless.rhai"],
+        Some("melee viking legionary\n"),
+    );
+    out.expect_code(1).stderr_has(&["(in `attacker_wins`)", "endless.rhai:3:"]);
+    assert!(!out.stderr.contains("rules.rhai"), "{}", out.stderr);
 }

@@ -149,7 +149,8 @@ fn run_and_play_with_json_give_errors_as_json() {
     let lines = "roll 1d6\nmelee viking_1 nobody\n";
     let batch = sandtable(&["run", "-", "--seed", "1", "--json"], Some(lines));
     let e = the_error(&batch, 1);
-    assert_eq!(e["code"], "sandtable::rules");
+    // `nobody` is refused as it is typed: `melee` needs a unit there.
+    assert_eq!(e["code"], "sandtable::command");
 
     let game = sandtable(
         &["play", "--seed", "1", "--json"],
@@ -160,6 +161,6 @@ fn run_and_play_with_json_give_errors_as_json() {
     let codes: Vec<Value> = errors(&game).iter().map(|e| e["code"].clone()).collect();
     assert_eq!(
         codes,
-        ["sandtable::rules", "sandtable::dice", "sandtable::error"]
+        ["sandtable::command", "sandtable::dice", "sandtable::error"]
     );
 }

@@ -282,7 +282,11 @@ fn refused_verb_changes_nothing() {
         "melee viking_1 viking_3",
         &["viking_1 and viking_3 fight on the same side"],
     );
-    check_bad_line("move viking_1 abc 3", &["x must be a number, not string"]);
+    // Refused at the word typed, before anything runs.
+    check_bad_line(
+        "move viking_1 abc 3",
+        &["`move` needs a number for `x`, and `abc` is not one"],
+    );
 }
 
 // Guards that variables declared by a failed line do not survive it.

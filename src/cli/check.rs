@@ -119,45 +119,6 @@ pub fn check(common: &Common, paths: &[PathBuf], scenario: Option<&Path>) -> Res
     Ok(u8::from(problems > 0))
 }
 
-/// Checks a ruleset's package as a whole: every rule script compiles, and every ability (its
-/// own and the shared ones it borrows) compiles and declares itself well. Gives how many
-/// abilities it has.
-fn check_package(project: &Project, ruleset: &Ruleset) -> Result<usize, Error> {
-    let budget = Budget::default();
-    let engine = engine::sandboxed(&Limits::default(), &budget, Vec::new(), Default::default());
-    let mut sources = Sources::default();
-    let mut problems = Vec::new();
-    for path in ruleset.script_paths() {
-        let compiled = read_script(&path)
-            .and_then(|text| sources.compile(&engine, &budget, &path.display().to_string(), &text));
-        if let Err(e) = compiled {
-            problems.push(e);
-        }
-    }
-    let names: std::collections::BTreeSet<String> = ruleset.abilities.keys().cloned().collect();
-    for name in &names {
-        let one = std::collections::BTreeSet::from([name.clone()]);
-        if let Err(e) = crate::script::hooks::Abilities::load(
-            &engine,
-            &budget,
-            project,
-            ruleset,
-            &one,
-            &mut sources,
-        ) {
-            problems.push(e);
-        }
-    }
-    match problems.len() {
-        0 => Ok(names.len()),
-        1 => Err(problems.remove(0)),
-        n => Err(Error::Several {
-            message: format!("{n} problems in the ruleset `{}`", ruleset.id),
-            problems,
-        }),
-    }
-}
-
 /// What a file that passed turned out to be.
 enum Checked {
     /// A script, with how many functions it defines.
@@ -322,10 +283,12 @@ fn check_file(project: &Project, file: &Path, scenario: Option<&Path>) -> Result
         )
         .unwrap_or_else(|_| project.clone());
         let ruleset = Ruleset::load(&project, id)?;
-        let abilities = check_package(&project, &ruleset)?;
+        let troop_types = ruleset.file.troops.len();
+        let scripts = ruleset.file.scripts.len();
+        let abilities = Session::check_package(&project, ruleset)?;
         return Ok(Checked::Ruleset {
-            troop_types: ruleset.file.troops.len(),
-            scripts: ruleset.file.scripts.len(),
+            troop_types,
+            scripts,
             abilities,
         });
     }

@@ -268,6 +268,26 @@ pub struct Scenario {
     pub ability_places: AbilityPlaces,
 }
 
+impl Scenario {
+    /// An empty table for a ruleset (no sides, no units), to check its package as a game would
+    /// load it, without a battle.
+    pub fn empty(ruleset: Ruleset) -> Scenario {
+        Scenario {
+            path: ruleset.dir.join("ruleset.yaml"),
+            name: format!("the ruleset `{}`", ruleset.id),
+            description: String::new(),
+            ruleset,
+            seed: None,
+            sides: Vec::new(),
+            first: None,
+            battlefield: Battlefield::new(72.0, 48.0),
+            decks: BTreeMap::new(),
+            house_rules: Vec::new(),
+            ability_places: AbilityPlaces::default(),
+        }
+    }
+}
+
 /// Where a scenario file gives units their abilities: the file's name and text, and for
 /// each (unit id, ability) the bytes of the name that gave it (the unit's own `abilities:`
 /// list, else the scenario's `abilities:` for its troop type). An ability from the ruleset's

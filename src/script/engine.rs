@@ -98,6 +98,9 @@ pub struct Budget {
     /// The clock of the compile under way (see [`Budget::compiling`]).
     compile_clock: Rc<Cell<Option<Clock>>>,
     watch: Rc<RefCell<Option<Watch>>>,
+    /// The operations the last call had run when the budget (or the watch) stopped it: a run
+    /// again of the same call may stop at the same place by counting them.
+    stopped_after: Rc<Cell<u64>>,
 }
 
 /// A check the progress callback also makes: it names a reason to stop the script.
@@ -132,6 +135,13 @@ impl Budget {
     /// Starts the clock for one call.
     pub fn start(&self, budget: Duration) {
         self.clock.set(Some(Clock::start(budget)));
+        self.stopped_after.set(0);
+    }
+
+    /// How many operations the last call had run when the budget or the watch stopped it
+    /// (0 if neither did).
+    pub fn stopped_after(&self) -> u64 {
+        self.stopped_after.get()
     }
 
     /// Adds a check made as the script runs (the session's flood limits): when it names a
@@ -230,11 +240,13 @@ pub fn sandboxed(
         if ops.is_multiple_of(256)
             && let Some(token) = budget.expired()
         {
+            budget.stopped_after.set(ops);
             return Some(Dynamic::from(token));
         }
         if ops.is_multiple_of(64) {
             let watch = budget.watch.borrow().clone();
             if let Some(reason) = watch.and_then(|check| check()) {
+                budget.stopped_after.set(ops);
                 return Some(Dynamic::from(reason));
             }
         }

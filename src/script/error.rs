@@ -130,10 +130,16 @@ impl Sources {
         let (line, col) = (pos.line().unwrap_or(1), pos.position().unwrap_or(1));
         let start = line_col_to_byte(text, line, col);
         let rest = &text[start.min(text.len())..];
-        let len = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len())
-            .max(rest.chars().next().map_or(0, char::len_utf8));
+        // A word, or a string written in quotes on one line (a stat's or a hook's name).
+        let quoted = rest
+            .strip_prefix('"')
+            .and_then(|r| r.find(['"', '\n']).filter(|&e| r[e..].starts_with('"')))
+            .map(|e| e + 2);
+        let len = quoted.unwrap_or_else(|| {
+            rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len())
+                .max(rest.chars().next().map_or(0, char::len_utf8))
+        });
         ScriptDiagnostic::new(source, text, start..start + len, message, "here", help).into()
     }
 
@@ -219,7 +225,52 @@ impl Sources {
     }
 }
 
+/// Where a script was when it broke a limit of the sandbox, found by running the call again
+/// step by step (Rhai itself passes such an error up without a place).
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// The script function it was in, if any (the call's top level otherwise).
+    pub function: Option<String>,
+    /// The source Rhai gave the step, if any.
+    pub source: Option<String>,
+    /// The step's line and column.
+    pub position: Position,
+}
+
 impl Sources {
+    /// A limit broken at a place found by running the call again: the diagnostic is at that
+    /// line of the script that defines the function it broke in (a house rule's replacement
+    /// of a ruleset function is its own file, not the ruleset's).
+    pub fn located_error(
+        &self,
+        source: &str,
+        err: &EvalAltResult,
+        limits: &Limits,
+        place: &Place,
+    ) -> Error {
+        let runaway = matches!(
+            err,
+            EvalAltResult::ErrorTerminated(..) | EvalAltResult::ErrorTooManyOperations(..)
+        );
+        let (message, help) = runtime_in_words(err, limits);
+        let script = place
+            .function
+            .as_deref()
+            .and_then(|f| self.defined_in(f))
+            .or(place.source.as_deref().filter(|s| self.get(s).is_some()))
+            .unwrap_or(source);
+        let message = match &place.function {
+            Some(f) => format!("{message} (in `{f}`)"),
+            None => message,
+        };
+        let diagnostic = self.diagnostic(script, place.position, message, help);
+        if runaway {
+            Error::Runaway(Box::new(diagnostic))
+        } else {
+            diagnostic
+        }
+    }
+
     /// The help of an unknown function, variable or property of a host type that knows what
     /// is defined (`src`: the script the error is in), as the static pass gives it.
     fn did_you_mean(&self, err: &EvalAltResult, src: &str) -> Option<String> {

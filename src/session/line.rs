@@ -17,6 +17,7 @@ use crate::error::{DiceDiagnostic, Error, LineDiagnostic, char_range_to_bytes};
 use crate::game::event::Event;
 use crate::host::battlefield::ResolveError;
 use crate::host::suggest::did_you_mean;
+use crate::script::lint::ParamKind;
 use crate::session::Session;
 
 /// A word of a line and where it starts (in characters).
@@ -287,11 +288,58 @@ fn verb(session: &Session, origin: &str, line: &str, ws: &[Word]) -> Result<Line
             Some(format!("usage: {}", usage.trim_end())),
         ));
     }
+    let kinds = session.verb_kinds(&name);
+    let usage = format!("usage: {name} {}", params.join(" "));
     let args = args
         .iter()
-        .map(|w| argument(session, origin, line, w))
+        .enumerate()
+        .map(|(i, w)| {
+            let value = argument(session, origin, line, w)?;
+            let (kind, param) = (kinds.get(i).copied(), &params[i]);
+            match refusal(kind.unwrap_or(ParamKind::Any), &value) {
+                None => Ok(value),
+                Some(wanted) => {
+                    let (message, help) = if wanted == "a unit" {
+                        (
+                            format!(
+                                "unknown unit `{}`: `{name}` needs a unit for `{param}`",
+                                w.text
+                            ),
+                            format!("`:units` lists the figures; {}", usage.trim_end()),
+                        )
+                    } else {
+                        (
+                            format!(
+                                "`{name}` needs {wanted} for `{param}`, and `{}` is not one",
+                                w.text
+                            ),
+                            usage.trim_end().to_string(),
+                        )
+                    };
+                    Err(line_error(
+                        origin,
+                        line,
+                        w.start,
+                        w.len,
+                        message,
+                        &format!("not {wanted}"),
+                        Some(help),
+                    ))
+                }
+            }
+        })
         .collect::<Result<_, _>>()?;
     Ok(Line::Verb { name, args })
+}
+
+/// What a verb's parameter of `kind` needs that the value typed is not: "a number", "a
+/// unit"; `None` when it will do. A number typed for a word is taken as a word.
+fn refusal(kind: ParamKind, value: &Dynamic) -> Option<&'static str> {
+    match kind {
+        ParamKind::Number if !(value.is_int() || value.is_float()) => Some("a number"),
+        ParamKind::Unit if !value.is::<crate::script::value::UnitRef>() => Some("a unit"),
+        _ => None,
+    }
 }
 
 /// A verb argument: a unit, a number, or a word.

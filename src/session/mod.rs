@@ -57,6 +57,9 @@ pub struct Session {
     limits: Limits,
     /// The modules the scripts have imported, emptied when a new battle starts.
     modules: ModuleCache,
+    /// The folders the scripts import from, for an engine built again (see
+    /// [`Session::locate`]).
+    roots: Vec<PathBuf>,
     ast: AST,
     scope: Scope<'static>,
     sources: Sources,
@@ -67,6 +70,9 @@ pub struct Session {
     manual: api::ManualDice,
     /// Where drawn cards come from when not from the top of the pile.
     cards: api::ManualCards,
+    /// What each verb's parameters must be, read from the scripts when a line first calls it
+    /// (see [`Session::verb_kinds`]).
+    verb_kinds: RefCell<BTreeMap<String, Vec<crate::script::lint::ParamKind>>>,
     /// Functions defined at the prompt (kept across reloads).
     prompt_functions: AST,
     /// Each function defined at the prompt, by name and number of parameters, with the
@@ -169,6 +175,19 @@ impl Session {
         seed: u64,
         limits: Limits,
     ) -> Result<Session, Error> {
+        Session::build(project, scenario, seed, limits, true)
+    }
+
+    /// Loads everything, as [`Session::with_limits`]; `play` says whether a game is to be
+    /// played (troop types checked against abilities, the set-up run), or the package only
+    /// checked.
+    fn build(
+        project: &Project,
+        scenario: Scenario,
+        seed: u64,
+        limits: Limits,
+        play: bool,
+    ) -> Result<Session, Error> {
         let state: Shared = Rc::new(RefCell::new(GameState::new(&scenario, seed)));
         let budget = Budget::default();
         let scenario_dir = crate::game::project::folder_of(&scenario.path);
@@ -185,7 +204,7 @@ impl Session {
             }
         }
         let modules = ModuleCache::default();
-        let mut engine = engine::sandboxed(&limits, &budget, roots, modules.clone());
+        let mut engine = engine::sandboxed(&limits, &budget, roots.clone(), modules.clone());
         let abilities: api::SharedAbilities = Rc::default();
         let manual: api::ManualDice = Rc::default();
         let cards: api::ManualCards = Rc::default();
@@ -208,6 +227,7 @@ impl Session {
             budget,
             limits,
             modules,
+            roots,
             ast: AST::empty(),
             scope: Scope::new(),
             sources: Sources::default(),
@@ -216,6 +236,7 @@ impl Session {
             abilities,
             manual,
             cards,
+            verb_kinds: RefCell::default(),
             prompt_functions: AST::empty(),
             prompt_defined: BTreeMap::new(),
             past: Vec::new(),
@@ -231,8 +252,9 @@ impl Session {
             end_asked_at: None,
             scenario,
         };
+        let mut rule_scripts = Vec::new();
         for path in session.scenario.ruleset.script_paths() {
-            session.load_script(project, &path, false)?;
+            rule_scripts.push(session.load_script(project, &path, false)?.0);
         }
         // A hook is asked by name: a rule function of the same name would be taken for it
         // in a house rule.
@@ -251,13 +273,52 @@ impl Session {
             ));
         }
         let mut house_rules = Vec::new();
+        let mut house_scripts = Vec::new();
         for path in session.scenario.house_rules.clone() {
-            house_rules.extend(session.load_script(project, &path, true)?);
+            let (ast, hooks) = session.load_script(project, &path, true)?;
+            house_scripts.push(ast);
+            house_rules.extend(hooks);
         }
-        session.load_abilities(project)?;
+        session.load_abilities(project, play)?;
         session.abilities.borrow_mut().house_rules = house_rules;
-        session.set_up()?;
+        session.check_scripts(&rule_scripts, &house_scripts)?;
+        if play {
+            session.set_up()?;
+        }
         Ok(session)
+    }
+
+    /// The static pass over every script in force (`script::lint`): the ruleset's scripts in
+    /// one namespace, the house rules over them, each ability on its own. Every mistake it
+    /// finds is an error at its line, all of them at once.
+    fn check_scripts(&self, rules: &[AST], house_rules: &[AST]) -> Result<(), Error> {
+        let Some(known) = self.sources.known() else {
+            return Ok(());
+        };
+        let declared = crate::script::lint::Declared::of(&self.scenario.ruleset);
+        let mut pass = crate::script::lint::Pass::new(known, &declared);
+        let rules: Vec<&AST> = rules.iter().collect();
+        pass.check(&rules, false);
+        if !house_rules.is_empty() {
+            pass.check_over(&rules, &house_rules.iter().collect::<Vec<_>>(), true);
+        }
+        let abilities = self.abilities.borrow();
+        for ability in abilities.list.values() {
+            pass.check(&[&ability.ast], true);
+        }
+        let mut problems: Vec<Error> = pass
+            .finish()
+            .iter()
+            .map(|f| self.sources.finding(f))
+            .collect();
+        match problems.len() {
+            0 => Ok(()),
+            1 => Err(problems.remove(0)),
+            n => Err(Error::Several {
+                message: format!("{n} problems in the scripts of {}", self.scenario.name),
+                problems,
+            }),
+        }
     }
 
     /// Sets the fresh game up: the side the scenario names plays first, then the ruleset's
@@ -299,7 +360,7 @@ impl Session {
         project: &Project,
         path: &Path,
         house_rule: bool,
-    ) -> Result<Option<HouseRuleHooks>, Error> {
+    ) -> Result<(AST, Option<HouseRuleHooks>), Error> {
         let text = read_script(path)?;
         let name = path
             .strip_prefix(project.root())
@@ -365,7 +426,7 @@ impl Session {
         let functions = ast.clone_functions_only();
         if !house_rule {
             self.ast = self.ast.merge(&functions);
-            return Ok(None);
+            return Ok((ast, None));
         }
         self.ast = self
             .ast
@@ -374,24 +435,51 @@ impl Session {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| name.clone());
-        Ok(Some(HouseRuleHooks {
-            id,
-            ast: functions,
-            hooks,
-            functions: sorted,
-        }))
+        Ok((
+            ast,
+            Some(HouseRuleHooks {
+                id,
+                ast: functions,
+                hooks,
+                functions: sorted,
+            }),
+        ))
     }
 
-    /// Loads the ability scripts the scenario's units have, and checks each unit may have
+    /// Checks a ruleset's package as a game loads it, on an empty table: every rule script
+    /// compiled and its top level run, its functions each defined once, every ability of the
+    /// package (its own and the shared ones it borrows) compiled and declared well, and the
+    /// static pass over all of them. Gives how many abilities it has.
+    pub fn check_package(
+        project: &Project,
+        ruleset: crate::game::ruleset::Ruleset,
+    ) -> Result<usize, Error> {
+        let abilities = ruleset.abilities.len();
+        Session::build(
+            project,
+            Scenario::empty(ruleset),
+            0,
+            Limits::default(),
+            false,
+        )?;
+        Ok(abilities)
+    }
+
+    /// Loads the ability scripts the scenario's units have (every one of the package when
+    /// `play` is false), and checks each unit may have
     /// each of its abilities.
-    fn load_abilities(&mut self, project: &Project) -> Result<(), Error> {
-        let names: std::collections::BTreeSet<String> = self
-            .scenario
-            .battlefield
-            .units()
-            .iter()
-            .flat_map(|u| u.abilities.iter().cloned())
-            .collect();
+    fn load_abilities(&mut self, project: &Project, play: bool) -> Result<(), Error> {
+        // In play, those the units have; to check the package, all of them.
+        let names: std::collections::BTreeSet<String> = if play {
+            self.scenario
+                .battlefield
+                .units()
+                .iter()
+                .flat_map(|u| u.abilities.iter().cloned())
+                .collect()
+        } else {
+            self.scenario.ruleset.abilities.keys().cloned().collect()
+        };
         self.budget.start(self.limits.time_budget);
         let loaded = Abilities::load(
             &self.engine,
@@ -700,7 +788,7 @@ impl Session {
         &mut self,
         source: &str,
         keep_scope: bool,
-        f: impl FnOnce(&Engine, &mut Scope<'static>) -> Result<T, Box<rhai::EvalAltResult>>,
+        f: impl Fn(&Engine, &mut Scope<'static>) -> Result<T, Box<rhai::EvalAltResult>>,
     ) -> Result<T, Error> {
         let mark = {
             let mut state = self.state.borrow_mut();
@@ -723,13 +811,138 @@ impl Session {
         match result {
             Ok(value) => Ok(value),
             Err(e) => {
-                self.state.borrow_mut().rollback(mark);
-                if let Some(scope) = scope {
-                    self.scope = scope;
+                self.state.borrow_mut().rollback(mark.clone());
+                if let Some(scope) = &scope {
+                    self.scope = scope.clone();
+                }
+                // Rhai passes a broken limit up through the calls without saying where it
+                // broke: the same call run again, step by step, finds the place.
+                // (At a script's own top level Rhai's place is right: only a place inside a
+                // function is taken.)
+                if let Some(place) = self
+                    .locate(&f, &e, &mark, scope)
+                    .filter(|p| p.function.is_some())
+                {
+                    return Err(self.sources.located_error(source, &e, &self.limits, &place));
                 }
                 Err(self.sources.runtime_error(source, &e, &self.limits))
             }
         }
+    }
+
+    /// Where a call that broke a limit of the sandbox was when it broke it: the call is run
+    /// again from the same state, on an engine that follows each step (Rhai's debugger), and
+    /// nothing of that run stays. A limit of size or depth breaks at the same step again, and
+    /// that step is the place; a call that ran away (out of operations or time) is run again
+    /// for a quarter of its time budget, and the place is the step it was at most often,
+    /// where it spent its time. Not with real dice or cards, whose answers a player would
+    /// give again.
+    fn locate<T>(
+        &mut self,
+        f: &impl Fn(&Engine, &mut Scope<'static>) -> Result<T, Box<rhai::EvalAltResult>>,
+        err: &rhai::EvalAltResult,
+        mark: &Mark,
+        scope: Option<Scope<'static>>,
+    ) -> Option<crate::script::error::Place> {
+        use crate::script::error::Place;
+        use rhai::EvalAltResult as E;
+        if self.manual_dice() || self.manual_cards() {
+            return None;
+        }
+        let runaway = match err {
+            E::ErrorTerminated(..) | E::ErrorTooManyOperations(..) => true,
+            E::ErrorDataTooLarge(..)
+            | E::ErrorStackOverflow(..)
+            | E::ErrorTooManyVariables(..)
+            | E::ErrorTooManyModules(..) => false,
+            _ => return None,
+        };
+        let mut engine = engine::sandboxed(
+            &self.limits,
+            &self.budget,
+            self.roots.clone(),
+            self.modules.clone(),
+        );
+        api::register(
+            &mut engine,
+            &self.state,
+            &self.scenario.ruleset,
+            &self.abilities,
+            &self.manual,
+            &self.cards,
+            &self.budget,
+        );
+        /// The steps seen: the last, and for a runaway how often each place was reached.
+        #[derive(Default)]
+        struct Steps {
+            last: Option<Place>,
+            counts: std::collections::HashMap<(Option<String>, u16, u16), (u64, Place)>,
+        }
+        let steps: Rc<RefCell<Steps>> = Rc::default();
+        let seen = steps.clone();
+        #[allow(deprecated)]
+        engine.register_debugger(
+            |_, debugger| debugger,
+            move |context, event, _node, source, pos| {
+                // A step's place; a function's exit is told at its end, which is no place.
+                if matches!(event, rhai::debugger::DebuggerEvent::Step) && !pos.is_none() {
+                    let function = context
+                        .global_runtime_state()
+                        .debugger()
+                        .call_stack()
+                        .last()
+                        .map(|frame| frame.fn_name.to_string());
+                    let place = Place {
+                        function,
+                        source: source.map(str::to_string),
+                        position: pos,
+                    };
+                    let mut seen = seen.borrow_mut();
+                    if runaway {
+                        let key = (
+                            place.function.clone(),
+                            pos.line().unwrap_or(0) as u16,
+                            pos.position().unwrap_or(0) as u16,
+                        );
+                        seen.counts.entry(key).or_insert((0, place.clone())).0 += 1;
+                    }
+                    seen.last = Some(place);
+                }
+                Ok(rhai::debugger::DebuggerCommand::StepInto)
+            },
+        );
+        let budget = if runaway {
+            self.limits.time_budget / 4
+        } else {
+            self.limits.time_budget
+        };
+        self.budget.start(budget);
+        let again = f(&engine, &mut self.scope);
+        self.budget.stop();
+        self.state.borrow_mut().rollback(mark.clone());
+        if let Some(scope) = scope {
+            self.scope = scope;
+        }
+        let Err(again) = again else {
+            return None;
+        };
+        let mut steps = steps.take();
+        if runaway {
+            // Stopped again by its time or operations: where it spent them.
+            let stopped = matches!(
+                *again,
+                E::ErrorTerminated(..) | E::ErrorTooManyOperations(..)
+            );
+            let hottest = steps
+                .counts
+                .into_values()
+                .max_by_key(|(n, place)| (*n, place.position.line(), place.position.position()));
+            return stopped.then_some(hottest.map(|(_, place)| place)).flatten();
+        }
+        // Broken again the same way: the last step is where.
+        (std::mem::discriminant(&*again) == std::mem::discriminant(err))
+            .then(|| steps.last.take())
+            .flatten()
     }
 
     /// Calls a verb with arguments.
@@ -750,7 +963,7 @@ impl Session {
                 scope,
                 &ast,
                 verb,
-                args,
+                args.clone(),
             )
         })
     }
@@ -786,6 +999,8 @@ impl Session {
         }
         let defined = line_ast.clone_functions_only();
         self.ast = self.ast.merge(&defined);
+        // A function defined at the prompt may be a verb, or one a verb calls.
+        self.verb_kinds.borrow_mut().clear();
         self.prompt_functions = self.prompt_functions.merge(&defined);
         if let Some(kept) = kept {
             // Texts of entries whose every function has been defined again are let go.
@@ -1092,6 +1307,24 @@ impl Session {
             .iter()
             .map(|r| (r.id.clone(), r.functions.clone()))
             .collect()
+    }
+
+    /// What each parameter of a verb must be (a unit, a number, a word or anything), read
+    /// from its uses in the scripts (`script::lint::verb_params`), so that a word typed for it
+    /// is refused at the word; all `Any` when nothing is known.
+    pub fn verb_kinds(&self, verb: &str) -> Vec<crate::script::lint::ParamKind> {
+        if let Some(kinds) = self.verb_kinds.borrow().get(verb) {
+            return kinds.clone();
+        }
+        let kinds = self
+            .sources
+            .known()
+            .and_then(|known| crate::script::lint::verb_params(known, &[&self.ast], verb))
+            .unwrap_or_default();
+        self.verb_kinds
+            .borrow_mut()
+            .insert(verb.to_string(), kinds.clone());
+        kinds
     }
 
     /// The house rules in force, in the order they apply.
