@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, read_file};
@@ -18,7 +19,7 @@ use crate::host::unit::Stat;
 use crate::limits::MAX_NAME;
 
 /// One troop type of the chart.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TroopType {
     /// Display name: `Heavy infantry`.
@@ -35,8 +36,9 @@ pub struct TroopType {
     pub abilities: Vec<String>,
 }
 
-/// The contents of `ruleset.yaml`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A sandtable ruleset's data, `ruleset.yaml`: its scripts, troop chart, tables and hooks
+/// (see docs/writing-a-ruleset.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RulesetFile {
     /// The rulebook's title.
@@ -45,6 +47,7 @@ pub struct RulesetFile {
     #[serde(default)]
     pub description: String,
     /// The rule scripts, loaded in this order (later ones may replace earlier functions).
+    #[schemars(inner(pattern(crate::game::confine::PLAIN_PATTERN)))]
     pub scripts: Vec<String>,
     /// The base a troop type gets unless it names its own.
     pub default_base: Base,
@@ -75,7 +78,16 @@ pub struct RulesetFile {
     /// (`move_men: men move`): the prompt and the log show the name. A phase not listed
     /// shows its id.
     #[serde(default)]
+    #[schemars(schema_with = "phase_names")]
     pub phases: BTreeMap<String, String>,
+}
+
+/// A ruleset's `phases`: each name 1 to [`MAX_NAME`] characters, not all spaces.
+fn phase_names(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "object",
+        "additionalProperties": { "type": "string", "pattern": "\\S", "maxLength": MAX_NAME },
+    })
 }
 
 /// A loaded ruleset: its id, folder and data.

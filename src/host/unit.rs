@@ -14,7 +14,7 @@ use crate::host::geometry::{Base, Footprint, Point, ShapeError, check_point};
 pub use crate::limits::{MAX_NAME, MAX_STAT};
 
 /// One value in a unit's stat map: whatever the ruleset's troop chart holds.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Stat {
     /// A yes/no property, e.g. `mounted: true`.
