@@ -17,6 +17,12 @@ use common::{Workspace, project, sandtable};
 const REGENERATE: &str = "cargo run -- schema scenario > docs/schema/scenario.json && \
                           cargo run -- schema ruleset > docs/schema/ruleset.json";
 
+/// The modeline each shipped scenario starts with.
+const SCENARIO_MODELINE: &str = "# yaml-language-server: $schema=../docs/schema/scenario.json";
+
+/// The modeline each shipped `ruleset.yaml` starts with.
+const RULESET_MODELINE: &str = "# yaml-language-server: $schema=../../../docs/schema/ruleset.json";
+
 fn committed(name: &str) -> String {
     std::fs::read_to_string(project().join("docs/schema").join(name))
         .unwrap_or_else(|e| format!("(docs/schema/{name} cannot be read: {e})"))
@@ -71,18 +77,18 @@ fn the_committed_schemas_are_what_sandtable_schema_prints() {
 }
 
 #[test]
-fn every_shipped_scenario_and_ruleset_validates() {
+fn every_shipped_scenario_and_ruleset_validates_and_names_its_schema() {
     let scenario = validator("scenario.json");
     let ruleset = validator("ruleset.json");
     let files = shipped("scenarios", None)
         .into_iter()
-        .map(|p| (p, &scenario))
+        .map(|p| (p, &scenario, SCENARIO_MODELINE))
         .chain(
             shipped("scripts/rulesets", Some("ruleset.yaml"))
                 .into_iter()
-                .map(|p| (p, &ruleset)),
+                .map(|p| (p, &ruleset, RULESET_MODELINE)),
         );
-    for (path, validator) in files {
+    for (path, validator, modeline) in files {
         let text = std::fs::read_to_string(&path).expect("a shipped file");
         let found = problems(validator, &text);
         assert!(
@@ -90,6 +96,12 @@ fn every_shipped_scenario_and_ruleset_validates() {
             "{}:\n{}",
             path.display(),
             found.join("\n")
+        );
+        assert_eq!(
+            text.lines().next(),
+            Some(modeline),
+            "{} must start with its schema's modeline",
+            path.display()
         );
     }
 }
