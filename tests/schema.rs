@@ -451,3 +451,55 @@ fn the_schemas_path_pattern_takes_what_confine_takes() {
         );
     }
 }
+
+#[test]
+fn sandtable_schema_scenario_knows_the_rulesets_of_a_project_of_ones_own() {
+    let dir = Workspace::new();
+    dir.write(
+        "scripts/rulesets/skirmish/ruleset.yaml",
+        "name: Skirmish\nscripts: [rules.rhai]\ndefault_base: { round: 1 }\n\
+         data: { hit_on: 4 }\ntroops: { rifleman: { name: Rifleman, stats: { move: 6 } } }\n",
+    );
+    dir.write("scripts/rulesets/skirmish/rules.rhai", "fn setup() {}\n");
+    let project = dir.path().to_str().expect("a UTF-8 path");
+    let out = common::run_binary(
+        dir.path(),
+        &["--project", project, "schema", "scenario"],
+        None,
+    );
+    out.expect_code(0);
+    let schema: Value = serde_json::from_str(&out.stdout).expect("a schema in JSON");
+    let validator = jsonschema::draft7::new(&schema).expect("a valid draft 7 schema");
+    let scenario = |unit: &str| {
+        format!(
+            "name: t\nruleset: skirmish\nsides:\n  - {{ id: a, edge: south, units: [{unit}] }}\n  - {{ id: b, edge: north }}\n"
+        )
+    };
+    assert!(
+        problems(
+            &validator,
+            &scenario("{ id: r, type: rifleman, at: [1, 1] }")
+        )
+        .is_empty()
+    );
+    for wrong in [
+        "{ id: r, type: riflemen, at: [1, 1] }",
+        "{ id: r, type: rifleman, at: [1, 1], stats: { move: fast } }",
+        "{ id: r, type: rifleman, at: [1, 1], abilities: [charge] }",
+    ] {
+        assert!(
+            !problems(&validator, &scenario(wrong)).is_empty(),
+            "{wrong}"
+        );
+    }
+
+    // A ruleset that does not load makes no schema: it says why.
+    dir.write("scripts/rulesets/broken/ruleset.yaml", "name: Broken\n");
+    let out = common::run_binary(
+        dir.path(),
+        &["--project", project, "schema", "scenario"],
+        None,
+    );
+    out.expect_code(1)
+        .stderr_has(&["broken", "ruleset.yaml", "scripts"]);
+}
