@@ -14,15 +14,16 @@ pub enum Of {
     /// Scenario files, with the troop types, abilities, data and stats of each ruleset of
     /// the project
     Scenario,
-    /// A ruleset's `ruleset.yaml`
+    /// A ruleset's `ruleset.yaml`, with the stats each ruleset of the project declares
     Ruleset,
 }
 
 /// Prints the schema, as pretty JSON.
 pub fn schema(common: &Common, of: Of) -> Result<u8, Error> {
+    let project = Project::locate(common.project.as_deref())?;
     let value = match of {
-        Of::Scenario => schema::scenario_schema(&Project::locate(common.project.as_deref())?)?,
-        Of::Ruleset => schema::ruleset_schema(),
+        Of::Scenario => schema::scenario_schema(&project)?,
+        Of::Ruleset => schema::ruleset_schema(&project)?,
     };
     let text = serde_json::to_string_pretty(&value)
         .map_err(|e| Error::other(format!("the schema cannot be written: {e}"), None))?;

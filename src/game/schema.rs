@@ -29,24 +29,72 @@ use crate::error::Error;
 use crate::game::project::Project;
 use crate::game::ruleset::{Ruleset, RulesetFile};
 use crate::game::scenario::ScenarioFile;
-use crate::host::unit::Stat;
+use crate::host::unit::{MAX_STAT, Stat};
+use crate::limits::MAX_EXPR_LEN;
 
-/// The schema of `ruleset.yaml`.
-pub fn ruleset_schema() -> Value {
+/// The schema of `ruleset.yaml`, knowing every ruleset of `project` (an error if one of them
+/// does not load).
+pub fn ruleset_schema(project: &Project) -> Result<Value, Error> {
+    Ok(ruleset_schema_for(&rulesets_of(project)?))
+}
+
+/// The schema of `ruleset.yaml`, knowing `rulesets`: a file that declares the very stats one
+/// of them declares has its troops' stats checked against them. (A schema cannot hold one
+/// part of a file to another, so it holds them to a declaration it knows; a file whose
+/// declarations differ, being written, gets no such check until its schema is made again.)
+pub fn ruleset_schema_for(rulesets: &[Ruleset]) -> Value {
     let mut schema = generator().into_root_schema_for::<RulesetFile>();
     schema.insert("title".into(), "sandtable ruleset.yaml".into());
+    let rules: Vec<Value> = rulesets
+        .iter()
+        .filter_map(|r| stat_declarations(&r.file))
+        .map(|declarations| troops_held_to(&declarations))
+        .collect();
+    if !rules.is_empty() {
+        schema.insert("allOf".into(), rules.into());
+    }
     schema.to_value()
+}
+
+/// For a `ruleset.yaml` that declares exactly `declarations`: its troops' stats are those,
+/// each of its kind.
+fn troops_held_to(declarations: &serde_json::Map<String, Value>) -> Value {
+    json!({
+        "if": {
+            "properties": { "stats": { "const": declarations } },
+            "required": ["stats"],
+        },
+        "then": {
+            "properties": {
+                "troops": {
+                    "additionalProperties": {
+                        "properties": { "stats": declared_stats(declarations) },
+                    },
+                },
+            },
+        },
+    })
 }
 
 /// The schema of a scenario file, knowing every ruleset of `project` (an error if one of
 /// them does not load).
 pub fn scenario_schema(project: &Project) -> Result<Value, Error> {
-    let rulesets = project
+    Ok(scenario_schema_for(&rulesets_of(project)?))
+}
+
+fn rulesets_of(project: &Project) -> Result<Vec<Ruleset>, Error> {
+    project
         .rulesets()
         .iter()
         .map(|id| Ruleset::load(project, id))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(scenario_schema_for(&rulesets))
+        .collect()
+}
+
+/// The stats a ruleset declares (`stats:` of its `ruleset.yaml`), as the file writes them:
+/// `{ NAME: { kind, range, one_of, default, means } }`; none if it declares none.
+fn stat_declarations(_file: &RulesetFile) -> Option<serde_json::Map<String, Value>> {
+    // Wired to `RulesetFile::stats` once ruleset.yaml declares its stats.
+    None
 }
 
 /// The schema of a scenario file, knowing `rulesets`.
@@ -85,7 +133,9 @@ fn tidy(schema: &mut Schema) {
     schemars::transform::transform_subschemas(&mut tidy, schema);
 }
 
-/// What a scenario played with `ruleset` must hold besides what every scenario must.
+/// What a scenario played with `ruleset` must hold besides what every scenario must: its
+/// troop types, its abilities, its data's keys, and the stats it declares (or, declaring
+/// none, the kinds of its troop chart's stats).
 fn ruleset_rules(ruleset: &Ruleset) -> Value {
     let troops: Vec<&str> = ruleset.file.troops.keys().map(String::as_str).collect();
     let abilities = ruleset.ability_names();
@@ -106,13 +156,16 @@ fn ruleset_rules(ruleset: &Ruleset) -> Value {
             })
         })
         .collect();
-    let unit = json!({
+    let mut unit = json!({
         "properties": {
             "type": { "enum": troops },
             "abilities": { "items": { "enum": abilities } },
         },
         "allOf": by_troop,
     });
+    if let Some(declarations) = stat_declarations(&ruleset.file) {
+        unit["properties"]["stats"] = declared_stats(&declarations);
+    }
     json!({
         "if": {
             "properties": { "ruleset": { "const": ruleset.id } },
@@ -130,6 +183,57 @@ fn ruleset_rules(ruleset: &Ruleset) -> Value {
             },
         },
     })
+}
+
+/// A unit's `stats` in a ruleset that declares its stats (`stats:` of `ruleset.yaml`, each
+/// `{ kind, range, one_of, default, means }`): only the declared ones, each of its kind.
+fn declared_stats(declarations: &serde_json::Map<String, Value>) -> Value {
+    let properties: serde_json::Map<String, Value> = declarations
+        .iter()
+        .map(|(name, declaration)| (name.clone(), declared_stat(declaration)))
+        .collect();
+    json!({ "properties": properties, "additionalProperties": false })
+}
+
+/// The schema of one declared stat: its kind as a JSON type, its range (a number within
+/// [`MAX_STAT`] of zero without one), the words it may be, what it means, its default.
+fn declared_stat(declaration: &Value) -> Value {
+    let range = declaration["range"].as_array();
+    let bound = |i: usize, unbounded: i64| {
+        range
+            .and_then(|r| r.get(i))
+            .cloned()
+            .unwrap_or_else(|| unbounded.into())
+    };
+    let words = &declaration["one_of"];
+    let mut schema = match declaration["kind"].as_str().unwrap_or_default() {
+        "whole" => json!({ "type": "integer" }),
+        "number" => json!({ "type": "number" }),
+        "dice" => json!({ "type": "string", "maxLength": MAX_EXPR_LEN }),
+        "text" => json!({ "type": "string" }),
+        "list" => json!({ "type": "array", "items": { "type": "string" } }),
+        "yes/no" => json!({ "type": "boolean" }),
+        // A kind the loader refuses: the ruleset does not load, so nothing to say here.
+        _ => json!({}),
+    };
+    if matches!(schema["type"].as_str(), Some("integer" | "number")) {
+        schema["minimum"] = bound(0, -MAX_STAT);
+        schema["maximum"] = bound(1, MAX_STAT);
+    }
+    if words.is_array() {
+        match schema["type"].as_str() {
+            Some("string") => schema["enum"] = words.clone(),
+            Some("array") => schema["items"]["enum"] = words.clone(),
+            _ => {}
+        }
+    }
+    if let Some(means) = declaration["means"].as_str() {
+        schema["description"] = means.into();
+    }
+    if let Some(default) = declaration.get("default").filter(|d| !d.is_null()) {
+        schema["default"] = default.clone();
+    }
+    schema
 }
 
 /// The JSON type a stat of the troop chart has, which a unit's override must have too:
@@ -185,7 +289,7 @@ mod tests {
 
     #[test]
     fn descriptions_are_paragraphs_and_no_field_defaults_to_null_or_has_a_rust_format() {
-        for schema in [ruleset_schema(), scenario_schema_for(&[])] {
+        for schema in [ruleset_schema_for(&[]), scenario_schema_for(&[])] {
             let mut found = Vec::new();
             walk(&schema, &mut found);
             assert!(found.iter().any(|(k, _)| *k == "description"));
@@ -199,5 +303,71 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_declared_stat_is_its_kind_in_its_range_or_one_of_its_words() {
+        let declarations: serde_json::Map<String, Value> = serde_saphyr::from_str(
+            "
+defend: { kind: whole, range: [0, 6], default: 1, means: defend dice }
+move: { kind: number, range: [0, 24] }
+weapon: { kind: dice }
+class: { kind: text, one_of: [infantry, cavalry] }
+traits: { kind: list, one_of: [brave, elite] }
+mounted: { kind: yes/no, default: false }
+",
+        )
+        .unwrap();
+        let stats = declared_stats(&declarations);
+        assert_eq!(stats["additionalProperties"], json!(false));
+        let stat = |name: &str| &stats["properties"][name];
+        assert_eq!(
+            stat("defend"),
+            &json!({ "type": "integer", "minimum": 0, "maximum": 6, "default": 1, "description": "defend dice" })
+        );
+        assert_eq!(
+            stat("move"),
+            &json!({ "type": "number", "minimum": 0, "maximum": 24 })
+        );
+        assert_eq!(stat("weapon")["type"], json!("string"));
+        assert_eq!(stat("class")["enum"], json!(["infantry", "cavalry"]));
+        assert_eq!(stat("traits")["items"]["enum"], json!(["brave", "elite"]));
+        assert_eq!(
+            stat("mounted"),
+            &json!({ "type": "boolean", "default": false })
+        );
+    }
+
+    /// The declarations of the test below, as `ruleset.yaml` writes them.
+    const DECLARED: &str = "{ defend: { kind: whole, range: [0, 6] }, class: { kind: text } }";
+
+    #[test]
+    fn a_troop_or_a_unit_with_an_undeclared_stat_or_one_of_another_kind_is_refused() {
+        let declarations: serde_json::Map<String, Value> =
+            serde_saphyr::from_str(DECLARED).unwrap();
+        let valid = |schema: &Value, yaml: &str| {
+            let value: Value = serde_saphyr::from_str(yaml).unwrap();
+            jsonschema::draft7::new(schema).unwrap().is_valid(&value)
+        };
+
+        let troops = troops_held_to(&declarations);
+        let ruleset = |stats: &str, troop: &str| {
+            format!("{{ stats: {stats}, troops: {{ warrior: {{ name: W, stats: {troop} }} }} }}")
+        };
+        assert!(valid(
+            &troops,
+            &ruleset(DECLARED, "{ defend: 2, class: foot }")
+        ));
+        assert!(!valid(&troops, &ruleset(DECLARED, "{ defnd: 2 }")));
+        assert!(!valid(&troops, &ruleset(DECLARED, "{ defend: lots }")));
+        assert!(!valid(&troops, &ruleset(DECLARED, "{ defend: 7 }")));
+        // Declarations being written are not held to the ones the schema knows.
+        let other = "{ defend: { kind: whole }, defnd: { kind: whole } }";
+        assert!(valid(&troops, &ruleset(other, "{ defnd: 2 }")));
+
+        let unit = declared_stats(&declarations);
+        assert!(valid(&unit, "{ defend: 2 }"));
+        assert!(!valid(&unit, "{ defnd: 2 }"));
+        assert!(!valid(&unit, "{ class: 2 }"));
     }
 }
