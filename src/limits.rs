@@ -93,6 +93,8 @@ pub const MAX_COORDINATE: f64 = 1_000_000.0;
 pub const MAX_SIZE: f64 = 10_000.0;
 /// The largest stat, hits or stands, either way from zero.
 pub const MAX_STAT: i64 = 1_000_000_000;
+/// The items a list stat may hold.
+pub const MAX_STAT_LIST: usize = 64;
 /// Turns an auto-played battle (`battle`, `sim`) may last: one that has not ended by then is
 /// an error in the rules, a victory condition that can never be met.
 pub const MAX_TURNS: i64 = 1_000;

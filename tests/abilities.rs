@@ -72,12 +72,12 @@ legionary wins 4 to 3: viking is blocked until your next turn
     assert_eq!(
         after(&out, ":explain"),
         "\
-melee reach for viking: 2 (heavy infantry) = 2
-rear beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45
-attack dice for viking: 1 (heavy infantry) = 1
-defend dice for legionary: 2 (heavy infantry) +1 testudo = 3
-melee won for viking: false (heavy infantry) = false
-misses allowed for viking: 1 (heavy infantry) = 1
+melee_reach for viking: 2 (heavy infantry) = 2
+rear_beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45
+attack_dice for viking: 1 (heavy infantry) = 1
+defend_dice for legionary: 2 (heavy infantry) +1 testudo = 3
+melee_won for viking: false (heavy infantry) = false
+misses_allowed for viking: 1 (heavy infantry) = 1
 "
     );
 }
@@ -92,7 +92,7 @@ fn legionary_without_testudo_defends_with_two_dice() {
     );
     let out = game.play_ok(1, "melee viking legionary\n:explain\n");
     out.stdout_has(&["\n  legionary defends with 2 dice: 2d6kh1 ["]);
-    out.stdout_has(&["\ndefend dice for legionary: 2 (heavy infantry) = 2\n"]);
+    out.stdout_has(&["\ndefend_dice for legionary: 2 (heavy infantry) = 2\n"]);
     out.stdout_lacks("testudo");
 }
 
@@ -189,8 +189,8 @@ fn testudo_widens_the_flanks_to_45_degrees() {
         let explain = after(&with, ":explain");
         assert!(
             explain.starts_with(
-                "melee reach for viking: 2 (heavy infantry) = 2\n\
-                 rear beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45\n"
+                "melee_reach for viking: 2 (heavy infantry) = 2\n\
+                 rear_beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45\n"
             ),
             "{explain}"
         );
@@ -477,7 +477,7 @@ legionary wins 3 to 0, but ulf cannot be killed: legionary is blocked until your
 "
     );
     assert!(
-        after(&out, ":explain").ends_with("\ncan die for ulf: no, by berserker\n"),
+        after(&out, ":explain").ends_with("\ncan_die for ulf: no, by berserker\n"),
         "{}",
         out.stdout
     );
@@ -581,7 +581,7 @@ fn berserker_attacks_the_same_man_until_three_failures() {
     );
     assert!(
         after(&out, ":explain")
-            .contains("\nmisses allowed for ulf: 1 (heavy infantry) set to 3 by berserker = 3\n"),
+            .contains("\nmisses_allowed for ulf: 1 (heavy infantry) set to 3 by berserker = 3\n"),
         "{t}"
     );
 }
@@ -723,12 +723,12 @@ eques wins 3 to 0: viking is killed
     assert_eq!(
         after(&out, ":explain"),
         "\
-move allowance for eques: 18 (light cavalry) set to 24 by charge = 24
-melee reach for eques: 2 (light cavalry) = 2
-rear beyond for viking: 90 (heavy infantry) = 90
-attack dice for eques: 1 (light cavalry) +1 charge = 2
-defend dice for viking: 0 (heavy infantry) = 0
-melee won for eques: true (light cavalry) = true
+move_allowance for eques: 18 (light cavalry) set to 24 by charge = 24
+melee_reach for eques: 2 (light cavalry) = 2
+rear_beyond for viking: 90 (heavy infantry) = 90
+attack_dice for eques: 1 (light cavalry) +1 charge = 2
+defend_dice for viking: 0 (heavy infantry) = 0
+melee_won for eques: true (light cavalry) = true
 "
     );
 }
@@ -1147,9 +1147,10 @@ fn abilities_asking_themselves_are_stopped_8_deep() {
 // may again nest up to it (a unit whose ability nests 3 deep still defends).
 #[test]
 fn nesting_limit_is_counted_afresh_for_each_action() {
+    // The depth is the figure's `javelins`; how deep it has gone, a private note.
     let nest = "fn meta() {\n    #{ name: \"Nest\", activation: \"always\" }\n}\n\n\
-                fn defend_dice(dice, info) {\n    let n = if \"n\" in info { info.n } else { 0 };\n    \
-                if n < info.unit.stat(\"nest\") { ask(\"defend_dice\", info.unit, dice, #{ n: n + 1 }) } else { dice + 1 }\n}\n";
+                fn defend_dice(dice, info) {\n    let n = info.unit.stat(\"_n\");\n    let n = if n == () { 0 } else { n };\n    \
+                if n < info.unit.stat(\"javelins\") { info.unit.set_stat(\"_n\", n + 1); ask(\"defend_dice\", info.unit, dice, #{}) } else { dice + 1 }\n}\n";
     let game = Game::with_abilities(
         "vikings",
         &[
@@ -1157,13 +1158,13 @@ fn nesting_limit_is_counted_afresh_for_each_action() {
                 "deep",
                 10.0,
                 10.0,
-                ", abilities: [nest], stats: { nest: 20 }",
+                ", abilities: [nest], stats: { javelins: 20 }",
             ),
             &legionary(
                 "shallow",
                 20.0,
                 10.0,
-                ", abilities: [nest], stats: { nest: 3 }",
+                ", abilities: [nest], stats: { javelins: 3 }",
             ),
         ],
         &[
@@ -1282,12 +1283,12 @@ viking (Heavy infantry) attacks legionary (Heavy infantry)
   legionary defends with 3 dice: 3d6kh1 [~1, 4, ~2] = 4
 legionary wins 4 to 3: viking is blocked until your next turn
   viking is tagged `blocked`
-  [explain] melee reach for viking: 2 (heavy infantry) = 2
-  [explain] rear beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45
-  [explain] attack dice for viking: 1 (heavy infantry) = 1
-  [explain] defend dice for legionary: 2 (heavy infantry) +1 testudo = 3
-  [explain] melee won for viking: false (heavy infantry) = false
-  [explain] misses allowed for viking: 1 (heavy infantry) = 1
+  [explain] melee_reach for viking: 2 (heavy infantry) = 2
+  [explain] rear_beyond for legionary: 90 (heavy infantry) set to 45 by testudo = 45
+  [explain] attack_dice for viking: 1 (heavy infantry) = 1
+  [explain] defend_dice for legionary: 2 (heavy infantry) +1 testudo = 3
+  [explain] melee_won for viking: false (heavy infantry) = false
+  [explain] misses_allowed for viking: 1 (heavy infantry) = 1
 "
     );
     // An action that asks for no numbers explains nothing.
@@ -1320,11 +1321,11 @@ fn prompt_explain_lists_the_dice_of_the_last_melee() {
     assert_eq!(
         after_last(&out, ":explain"),
         "\
-melee reach for viking: 2 (heavy infantry) = 2
-rear beyond for legionary: 90 (heavy infantry) = 90
-attack dice for viking: 3 (heavy infantry) = 3
-defend dice for legionary: 2 (heavy infantry) = 2
-melee won for viking: true (heavy infantry) = true
+melee_reach for viking: 2 (heavy infantry) = 2
+rear_beyond for legionary: 90 (heavy infantry) = 90
+attack_dice for viking: 3 (heavy infantry) = 3
+defend_dice for legionary: 2 (heavy infantry) = 2
+melee_won for viking: true (heavy infantry) = true
 "
     );
 }
@@ -1363,7 +1364,7 @@ fn shield_wall_adds_one_die_and_the_spearmen_their_own_against_horse() {
     );
     out.expect_code(0).stdout_has(&[
         "2275/7776",
-        "defend dice for hoplite: 2 (heavy spearmen) +1 spearmen +1 shield_wall = 4\n",
+        "defend_dice for hoplite: 2 (heavy spearmen) +1 spearmen +1 shield_wall = 4\n",
     ]);
 }
 
@@ -1379,7 +1380,7 @@ fn samurai_spearmen_keep_their_bonus_against_horse() {
     );
     out.expect_code(0).stdout_has(&[
         "49/144",
-        "defend dice for kenji: 1 (light spearmen) set to 2 by samurai +1 spearmen = 3\n",
+        "defend_dice for kenji: 1 (light spearmen) set to 2 by samurai +1 spearmen = 3\n",
     ]);
 }
 
@@ -1395,7 +1396,7 @@ fn a_spearman_on_a_won_horse_loses_the_spearmens_bonus_against_horse() {
     );
     let out = common::play_scenario(&mounted, "1", "melee rider_2 kenji\n:explain\n");
     out.expect_code(0)
-        .stdout_has(&["defend dice for kenji: 1 (light spearmen) = 1\n"]);
+        .stdout_has(&["defend_dice for kenji: 1 (light spearmen) = 1\n"]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1982,7 +1983,7 @@ fn elite_mounted_defends_with_five_dice_and_on_foot_with_three() {
     let out = game.play_ok(1, "melee viking eques\n:explain\n");
     out.stdout_has(&[
         "\n  eques defends with 5 dice: 5d6kh1 [",
-        "\ndefend dice for eques: 2 (light cavalry) +3 elite = 5\n",
+        "\ndefend_dice for eques: 2 (light cavalry) +3 elite = 5\n",
     ]);
     let out = game.play_ok(
         1,

@@ -261,7 +261,7 @@ fn a_save_is_checked_like_a_scenario_at_line_and_column() {
         ),
         (
             first(&good, "\"defend\": 2", "\"defend\": \"lots\""),
-            &["stat `defend` must be a number, got lots"][..],
+            &["stat `defend` must be a whole number from 0 to 100, not `lots`"][..],
         ),
         (
             first(&good, "\"turn\": 1", "\"turn\": -1"),

@@ -641,5 +641,5 @@ fn a_ruleset_borrows_a_shared_ability_by_name() {
     );
     let out = play(&ws);
     out.expect_code(0);
-    out.stdout_has(&["defend dice for legionary: 2 (heavy infantry) +1 stubborn = 3"]);
+    out.stdout_has(&["defend_dice for legionary: 2 (heavy infantry) +1 stubborn = 3"]);
 }

@@ -160,3 +160,30 @@ fn every_test_the_security_page_names_exists() {
         missing.join("\n")
     );
 }
+
+// Guards that a ruleset's page lists its hooks as they are: the table between the markers is
+// what `sandtable hooks NAME --markdown` prints from the ruleset's declarations and scripts
+// (the Soldiers in Time table once lacked `on_killed` and `on_routed`).
+#[test]
+fn each_rulesets_hook_table_is_what_sandtable_hooks_prints() {
+    for name in ["playmobil", "soldiers_in_time"] {
+        let page = common::project().join(format!("docs/rulesets/{name}.md"));
+        let text = std::fs::read_to_string(&page).expect("the ruleset's page");
+        let begin = text
+            .find("<!-- the hooks:")
+            .and_then(|i| text[i..].find('\n').map(|j| i + j + 1))
+            .unwrap_or_else(|| panic!("{} has no hook table's opening marker", page.display()));
+        let end = text
+            .find("\n<!-- end of the hooks -->")
+            .unwrap_or_else(|| panic!("{} has no hook table's closing marker", page.display()));
+        let out = common::sandtable(&["hooks", name, "--markdown"], None);
+        out.expect_code(0);
+        assert_eq!(
+            &text[begin..end],
+            out.stdout.trim_end(),
+            "the hook table of {} is not what `sandtable hooks {name} --markdown` prints: put \
+             its output between the markers",
+            page.display()
+        );
+    }
+}

@@ -42,7 +42,7 @@ fn wood_rule_adds_a_defend_die_and_explain_names_it() {
     out.expect_code(0);
     out.stdout_has(&[
         "viking defends with 3 dice",
-        "defend dice for viking: 2 (heavy infantry) +1 vikings_in_wood = 3\n",
+        "defend_dice for viking: 2 (heavy infantry) +1 vikings_in_wood = 3\n",
     ]);
 }
 
@@ -114,7 +114,7 @@ fn with_and_without_at_the_prompt_are_undoable() {
         "house rule vikings_in_wood in force\n",
         "2 actions undone",
         "2 actions redone",
-        "defend dice for viking: 2 (heavy infantry) +1 vikings_in_wood = 3\n",
+        "defend_dice for viking: 2 (heavy infantry) +1 vikings_in_wood = 3\n",
         "house rule vikings_in_wood no longer in force\n",
     ]);
 }
@@ -247,6 +247,6 @@ fn explain_names_a_house_rule_only_where_it_changed_the_number() {
         Some("end_turn\nmelee viking legionary\n:explain\n"),
     );
     out.expect_code(0);
-    out.stdout_has(&["defend dice for legionary: 2 (heavy infantry) = 2\n"]);
+    out.stdout_has(&["defend_dice for legionary: 2 (heavy infantry) = 2\n"]);
     out.stdout_lacks("+0");
 }

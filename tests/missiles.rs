@@ -1322,7 +1322,7 @@ fn routing_figure_cut_off_fights_a_man_who_keeps_his_abilities() {
     out.expect_code(0).stdout_has(&[
         "r2 (Heavy infantry) is cut off and fights his way out at v\n",
         "  v defends with 3 dice: ",
-        "defend dice for v: 2 (heavy infantry) +1 elite = 3\n",
+        "defend_dice for v: 2 (heavy infantry) +1 elite = 3\n",
     ]);
 }
 

@@ -308,7 +308,7 @@ fn riderless_elephant_victim_defends_with_his_abilities() {
     out.expect_code(0).stdout_has(&[
         "elephant (War elephant) runs wild at archer (Infantry archer)\n",
         "  archer defends with 3 dice: ",
-        "defend dice for archer: 1 (infantry archer) +2 elite = 3\n",
+        "defend_dice for archer: 1 (infantry archer) +2 elite = 3\n",
     ]);
 }
 
@@ -329,7 +329,7 @@ fn an_egyptian_chariot_without_its_driver_has_no_extra_die() {
     );
     out.expect_code(0).stdout_has(&[
         "the driver of chariot is killed\n",
-        "defend dice for chariot: 1 (chariot) = 1\n",
+        "defend_dice for chariot: 1 (chariot) = 1\n",
     ]);
 }
 

@@ -107,14 +107,16 @@ fn every_shipped_scenario_and_ruleset_validates_and_names_its_schema() {
 }
 
 #[test]
-fn a_misspelt_field_on_a_unit_fails_validation_naming_it() {
-    let text = BASE.replace("at: [10, 10]", "at: [10, 10], facng: 90");
-    let found = problems(&validator("scenario.json"), &text);
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert!(
-        found[0].contains("facng") && found[0].contains("/sides/0/units/0"),
-        "{found:?}"
-    );
+fn a_misspelt_field_or_stat_on_a_unit_fails_validation_naming_it() {
+    for (misspelt, name) in [("facng: 90", "facng"), ("stats: { defnd: 2 }", "defnd")] {
+        let text = BASE.replace("at: [10, 10]", &format!("at: [10, 10], {misspelt}"));
+        let found = problems(&validator("scenario.json"), &text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains(name) && found[0].contains("/sides/0/units/0"),
+            "{found:?}"
+        );
+    }
 }
 
 /// A valid scenario; the cases below change one thing in it.
@@ -168,7 +170,8 @@ const CASES: &[(&str, &str, bool)] = &[
     ("END", "data: { dye: 8 }", false),
     ("END", "data: { artillery: { range: 30 } }", true),
     ("END", "data: { artillery: { rang: 30 } }", false),
-    ("END", "data: { artillery: 3 }", true),
+    ("END", "data: { artillery: 3 }", false),
+    ("END", "data: { die: six }", false),
     ("END", "abilities: { heavy_infantry: [testudo] }", true),
     ("END", "abilities: { heavy_infantri: [testudo] }", false),
     ("END", "abilities: { heavy_infantry: [testdo] }", false),
@@ -341,33 +344,171 @@ fn the_scenario_schema_refuses_what_the_loader_refuses() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// Changes to the Playmobil `ruleset.yaml`, each a thing the schema can judge alone: the
+/// text replaced, its replacement, and whether the loader takes the result.
+const RULESET_CASES: &[(&str, &str, bool)] = &[
+    ("", "", true),
+    (
+        "default_base: { round: 1.2 }",
+        "default_bse: { round: 1.2 }",
+        false,
+    ),
+    (
+        "default_base: { round: 1.2 }",
+        "default_base: { round: -1 }",
+        false,
+    ),
+    // The troop chart, held to the declared stats.
+    (
+        "infantry, move: 6, attack: 1, defend: 2",
+        "infantry, move: 6, attack: 1, defnd: 2",
+        false,
+    ),
+    (
+        "infantry, move: 6, attack: 1, defend: 2",
+        "infantry, move: 6, attack: 1, defend: lots",
+        false,
+    ),
+    (
+        "infantry, move: 6, attack: 1, defend: 2",
+        "infantry, move: 6, attack: 1, defend: 200",
+        false,
+    ),
+    (
+        "{ class: infantry, move: 6, attack: 1, defend: 2",
+        "{ class: infantri, move: 6, attack: 1, defend: 2",
+        false,
+    ),
+    (
+        "{ class: infantry, move: 6, attack: 1, defend: 2",
+        "{ class: infantry, _note: 3, move: 6, attack: 1, defend: 2",
+        true,
+    ),
+    // The declarations themselves.
+    (
+        "\n  attack: { kind: whole,",
+        "\n  attack: { kind: wholee,",
+        false,
+    ),
+    (
+        "shield: { kind: yes/no,",
+        "shield: { kind: yes/no, range: [0, 1],",
+        false,
+    ),
+    (
+        "shield: { kind: yes/no,",
+        "shield: { kind: yes/no, default: true,",
+        true,
+    ),
+    (
+        "shield: { kind: yes/no,",
+        "shield: { kind: yes/no, default: 1,",
+        false,
+    ),
+    (
+        "\n  attack: { kind: whole,",
+        "\n  attack: { kind: whole, one_of: [a],",
+        false,
+    ),
+    (
+        "\n  attack: { kind: whole,",
+        "\n  attack: { kind: whole, colour: red,",
+        false,
+    ),
+    (
+        "\n  attack: { kind: whole,",
+        "\n  _attack: { kind: whole,",
+        false,
+    ),
+    // The hooks.
+    (
+        "  attack_dice:\n    kind: ask\n",
+        "  attack_dice:\n    kind: notify\n",
+        false,
+    ),
+    (
+        "  attack_dice:\n    kind: ask\n",
+        "  attack_dice:\n    kind: asks\n",
+        false,
+    ),
+    (
+        "  attack_dice:\n    kind: ask\n    value: dice\n",
+        "  attack_dice:\n    kind: ask\n    value: info\n",
+        false,
+    ),
+    (
+        "  attack_dice:\n    kind: ask\n    value: dice\n",
+        "  attack_dice:\n    kind: ask\n    value: 2dice\n",
+        false,
+    ),
+    (
+        "  attack_dice:\n    kind: ask\n    value: dice\n",
+        "  attack_dice:\n    kind: ask\n    valu: dice\n",
+        false,
+    ),
+    (
+        "the attack dice of info.unit against info.defender\n",
+        "' '\n",
+        false,
+    ),
+    (
+        "defender: the figure attacked }\n  defend_dice:",
+        "2nd: the figure attacked }\n  defend_dice:",
+        false,
+    ),
+];
+
 #[test]
-fn the_ruleset_schema_refuses_a_misspelt_field_and_a_bad_base() {
+fn the_ruleset_schema_refuses_what_the_loader_refuses() {
     let validator = validator("ruleset.json");
-    let text = std::fs::read_to_string(project().join("scripts/rulesets/playmobil/ruleset.yaml"))
-        .expect("the Playmobil ruleset");
-    assert!(problems(&validator, &text).is_empty());
-    for (from, to, field) in [
-        (
-            "default_base: { round: 1.2 }",
-            "default_bse: { round: 1.2 }",
-            "default_bse",
-        ),
-        (
-            "default_base: { round: 1.2 }",
-            "default_base: { round: -1 }",
-            "round",
-        ),
-    ] {
-        assert!(text.contains(from));
-        let found = problems(&validator, &text.replacen(from, to, 1));
-        assert!(
-            found
-                .iter()
-                .any(|p| p.contains(field) || p.contains("default_base")),
-            "`{to}`: {found:?}"
+    let shipped = project().join("scripts/rulesets/playmobil");
+    let text = std::fs::read_to_string(shipped.join("ruleset.yaml")).expect("the ruleset");
+    // A project holding a copy of the package, its `ruleset.yaml` changed case by case.
+    let dir = Workspace::new();
+    for entry in walk(&shipped) {
+        let rel = entry.strip_prefix(&shipped).expect("inside the package");
+        let copy = std::fs::read_to_string(&entry).expect("a file of the package");
+        dir.write(
+            &format!("scripts/rulesets/playmobil/{}", rel.display()),
+            &copy,
         );
     }
+    let project = Project::at(dir.path()).expect("a project");
+    let mut wrong = Vec::new();
+    for &(from, to, loads) in RULESET_CASES {
+        assert!(
+            from.is_empty() || text.matches(from).count() == 1,
+            "`{from}` is not once in the ruleset"
+        );
+        let changed = text.replacen(from, to, 1);
+        dir.write("scripts/rulesets/playmobil/ruleset.yaml", &changed);
+        let loaded = sandtable::game::ruleset::Ruleset::load(&project, "playmobil");
+        assert_eq!(
+            loaded.is_ok(),
+            loads,
+            "the loader on `{to}`: {:?}",
+            loaded.err()
+        );
+        let found = problems(&validator, &changed);
+        if found.is_empty() != loads {
+            wrong.push(format!("`{to}`: loads {loads}, schema says {found:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("a folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }
 
 #[test]
@@ -458,7 +599,8 @@ fn sandtable_schema_scenario_knows_the_rulesets_of_a_project_of_ones_own() {
     dir.write(
         "scripts/rulesets/skirmish/ruleset.yaml",
         "name: Skirmish\nscripts: [rules.rhai]\ndefault_base: { round: 1 }\n\
-         data: { hit_on: 4 }\ntroops: { rifleman: { name: Rifleman, stats: { move: 6 } } }\n",
+         data: { hit_on: 4 }\nstats: { move: { kind: number } }\n\
+         troops: { rifleman: { name: Rifleman, stats: { move: 6 } } }\n",
     );
     dir.write("scripts/rulesets/skirmish/rules.rhai", "fn setup() {}\n");
     let project = dir.path().to_str().expect("a UTF-8 path");

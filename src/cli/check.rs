@@ -17,11 +17,15 @@ use crate::game::ruleset::Ruleset;
 use crate::game::scenario::Scenario;
 use crate::script::engine::{self, Budget, Limits};
 use crate::script::error::Sources;
+use crate::script::functions::HouseRuleFunctions;
 use crate::session::Session;
 
-/// Checks every file under the given paths. Exit status 1 if any has a problem.
-pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
+/// Checks every file under the given paths. Exit status 1 if any has a problem. A house rule
+/// (a `.rhai` file outside the rulesets' packages) is checked in `scenario`, or in a scenario
+/// of the ruleset its functions belong to.
+pub fn check(common: &Common, paths: &[PathBuf], scenario: Option<&Path>) -> Result<u8, Error> {
     let project = Project::locate(common.project.as_deref())?;
+
     let mut files = Vec::new();
     let mut outside = Vec::new();
     for p in paths {
@@ -56,11 +60,29 @@ pub fn check(common: &Common, paths: &[PathBuf]) -> Result<u8, Error> {
         report_error(&e, common.json);
     }
     for file in &files {
-        match check_file(&project, file) {
+        match check_file(&project, file, scenario) {
             Ok(what) if common.json => {
                 let mut line = json!({ "file": file.display().to_string(), "ok": true });
                 line["kind"] = json!(what.kind());
                 line[what.counted()] = json!(what.count());
+                if let Checked::HouseRule {
+                    ruleset,
+                    scenario,
+                    functions,
+                } = &what
+                {
+                    line["ruleset"] = json!(ruleset);
+                    line["scenario"] = json!(scenario);
+                    line["hooks"] = json!(functions.hooks);
+                    line["verbs"] = json!(functions.verbs);
+                    line["replaces"] = json!(
+                        functions
+                            .replaces
+                            .iter()
+                            .map(|r| json!({ "function": r.of.name, "of": r.of.source }))
+                            .collect::<Vec<_>>()
+                    );
+                }
                 outln!("{line}");
             }
             Ok(what) => outln!("ok   {} ({what})", file.display()),
@@ -147,8 +169,17 @@ enum Checked {
         scripts: usize,
         abilities: usize,
     },
-    /// A scenario, with how many units it sets out.
-    Scenario { units: usize },
+    /// A scenario, with how many units it sets out, and what each of its house rules does.
+    Scenario {
+        units: usize,
+        house_rules: Vec<(String, HouseRuleFunctions)>,
+    },
+    /// A house rule, checked in a scenario of `ruleset`: its hooks, replacements and verbs.
+    HouseRule {
+        ruleset: String,
+        scenario: String,
+        functions: HouseRuleFunctions,
+    },
 }
 
 impl Checked {
@@ -157,6 +188,7 @@ impl Checked {
             Checked::Script { .. } => "script",
             Checked::Ruleset { .. } => "ruleset",
             Checked::Scenario { .. } => "scenario",
+            Checked::HouseRule { .. } => "house_rule",
         }
     }
 
@@ -166,14 +198,18 @@ impl Checked {
             Checked::Script { .. } => "functions",
             Checked::Ruleset { .. } => "troop_types",
             Checked::Scenario { .. } => "units",
+            Checked::HouseRule { .. } => "functions",
         }
     }
 
     fn count(&self) -> usize {
-        match *self {
+        match self {
             Checked::Script { functions: n }
             | Checked::Ruleset { troop_types: n, .. }
-            | Checked::Scenario { units: n } => n,
+            | Checked::Scenario { units: n, .. } => *n,
+            Checked::HouseRule { functions, .. } => {
+                functions.hooks.len() + functions.replaces.len() + functions.verbs.len()
+            }
         }
     }
 }
@@ -192,12 +228,68 @@ impl std::fmt::Display for Checked {
                 f,
                 "ruleset, {troop_types} troop types, {scripts} scripts, {abilities} abilities"
             ),
-            Checked::Scenario { units: n } => write!(f, "scenario, {n} units"),
+            Checked::Scenario {
+                units: n,
+                ref house_rules,
+            } => {
+                write!(f, "scenario, {n} units")?;
+                for (name, functions) in house_rules {
+                    write!(f, "; house rule `{name}`: {}", said(functions))?;
+                }
+                Ok(())
+            }
+            Checked::HouseRule {
+                ref ruleset,
+                ref scenario,
+                ref functions,
+            } => write!(
+                f,
+                "house rule of {ruleset}, checked in {scenario}: {}",
+                said(functions)
+            ),
         }
     }
 }
 
-fn check_file(project: &Project, file: &Path) -> Result<Checked, Error> {
+/// What a house rule's functions do, in a line: `hooks defend_dice; replaces `melee` of
+/// `rules.rhai``.
+pub fn said(functions: &HouseRuleFunctions) -> String {
+    let mut parts = Vec::new();
+    if !functions.hooks.is_empty() {
+        parts.push(format!(
+            "hook{} {}",
+            if functions.hooks.len() == 1 { "" } else { "s" },
+            functions
+                .hooks
+                .iter()
+                .map(|h| format!("`{h}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    for r in &functions.replaces {
+        parts.push(r.to_string());
+    }
+    if !functions.verbs.is_empty() {
+        parts.push(format!(
+            "verb{} {}",
+            if functions.verbs.len() == 1 { "" } else { "s" },
+            functions
+                .verbs
+                .iter()
+                .map(|v| format!("`{v}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if parts.is_empty() {
+        "no hooks, replacements or verbs".into()
+    } else {
+        parts.join("; ")
+    }
+}
+
+fn check_file(project: &Project, file: &Path, scenario: Option<&Path>) -> Result<Checked, Error> {
     let ext = file
         .extension()
         .and_then(|e| e.to_str())
@@ -208,9 +300,14 @@ fn check_file(project: &Project, file: &Path) -> Result<Checked, Error> {
         let budget = Budget::default();
         let engine = engine::sandboxed(&Limits::default(), &budget, Vec::new(), Default::default());
         let ast = Sources::default().compile(&engine, &budget, &name, &text)?;
-        return Ok(Checked::Script {
-            functions: ast.iter_functions().count(),
-        });
+        // A script of a ruleset's package, or a shared one, is checked with its package; any
+        // other is a house rule.
+        if in_a_package(project, file) {
+            return Ok(Checked::Script {
+                functions: ast.iter_functions().count(),
+            });
+        }
+        return check_house_rule(project, file, &ast, scenario);
     }
     if file.file_name().is_some_and(|n| n == "ruleset.yaml") {
         // Absolute, so that `check ruleset.yaml` inside the ruleset's folder knows its name.
@@ -235,6 +332,115 @@ fn check_file(project: &Project, file: &Path) -> Result<Checked, Error> {
     let scenario = Scenario::load(project, file)?;
     let units = scenario.battlefield.units().len();
     // Starting a session compiles the ruleset and the house rules and runs its setup.
-    Session::new(project, scenario, 0)?;
-    Ok(Checked::Scenario { units })
+    let session = Session::new(project, scenario, 0)?;
+    Ok(Checked::Scenario {
+        units,
+        house_rules: session.house_rule_functions(),
+    })
+}
+
+/// Whether a script belongs to a package of the project (a ruleset's, or the shared folder),
+/// rather than being a house rule.
+fn in_a_package(project: &Project, file: &Path) -> bool {
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    real(file).starts_with(real(&project.scripts_dir()))
+}
+
+/// Checks a house rule in a game: of `scenario` if given, else of a scenario of the ruleset
+/// whose hooks and functions it names most (the default scenario's on a tie).
+fn check_house_rule(
+    project: &Project,
+    file: &Path,
+    ast: &rhai::AST,
+    scenario: Option<&Path>,
+) -> Result<Checked, Error> {
+    let scenario_path = match scenario {
+        Some(s) => s.to_path_buf(),
+        None => scenario_for(project, ast)?,
+    };
+    let mut scenario = Scenario::load(project, &scenario_path)?;
+    scenario.house_rules = vec![file.to_path_buf()];
+    let ruleset = scenario.ruleset.id.clone();
+    let session = Session::new(project, scenario, 0)?;
+    let functions = session
+        .house_rule_functions()
+        .into_iter()
+        .next()
+        .map(|(_, f)| f)
+        .unwrap_or_default();
+    let shown = scenario_path
+        .strip_prefix(project.root())
+        .unwrap_or(&scenario_path)
+        .display()
+        .to_string();
+    Ok(Checked::HouseRule {
+        ruleset,
+        scenario: shown,
+        functions,
+    })
+}
+
+/// The scenario to check a house rule in when none is named: one of the ruleset whose hooks
+/// and functions (by name and parameters) the house rule defines most, the default scenario
+/// if it is of that ruleset (or no ruleset stands out), else the first of that ruleset.
+fn scenario_for(project: &Project, ast: &rhai::AST) -> Result<PathBuf, Error> {
+    let defined: Vec<(String, usize)> = ast
+        .iter_functions()
+        .map(|f| (f.name.to_string(), f.params.len()))
+        .collect();
+    let budget = Budget::default();
+    let engine = engine::sandboxed(&Limits::default(), &budget, Vec::new(), Default::default());
+    let mut best: Option<(usize, String)> = None;
+    for id in project.rulesets() {
+        let Ok(ruleset) = Ruleset::load(project, &id) else {
+            continue;
+        };
+        let mut names: std::collections::BTreeSet<(String, usize)> = ruleset
+            .file
+            .hooks
+            .iter()
+            .map(|(h, d)| (h.clone(), d.kind.arity()))
+            .collect();
+        for path in ruleset.script_paths() {
+            let Ok(text) = read_script(&path) else {
+                continue;
+            };
+            let Ok(ast) = Sources::default().compile(&engine, &budget, "", &text) else {
+                continue;
+            };
+            names.extend(
+                ast.iter_functions()
+                    .map(|f| (f.name.to_string(), f.params.len())),
+            );
+        }
+        let score = defined.iter().filter(|d| names.contains(d)).count();
+        if score > 0 && best.as_ref().is_none_or(|(b, _)| score > *b) {
+            best = Some((score, id));
+        }
+    }
+    let default = project.default_scenario();
+    let Some((_, id)) = best else {
+        return Ok(default);
+    };
+    let of_ruleset = |path: &Path| Scenario::load(project, path).is_ok_and(|s| s.ruleset.id == id);
+    if of_ruleset(&default) {
+        return Ok(default);
+    }
+    let mut scenarios: Vec<PathBuf> = std::fs::read_dir(project.root().join("scenarios"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    scenarios.sort();
+    scenarios
+        .into_iter()
+        .find(|p| of_ruleset(p))
+        .ok_or_else(|| {
+            Error::other(
+                format!("no scenario of the ruleset `{id}` to check the house rule in"),
+                Some("name one: `sandtable check HOUSE_RULE.rhai --scenario SCENARIO`".into()),
+            )
+        })
 }

@@ -68,6 +68,10 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         "the ruleset's scripts and abilities, and the house rules in force in the order they apply",
     ),
     (
+        ":hooks",
+        "every hook the ruleset asks: its arguments and `info` fields, where it is asked, and the abilities and house rules in force that answer it",
+    ),
+    (
         ":with",
         "put a house rule in force from the next action: `:with house/vikings_in_wood.rhai` (undoable)",
     ),
@@ -328,6 +332,14 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             Ok(Reply::Done)
         }
         ":rules" => Ok(Reply::Text(rules(session))),
+        ":hooks" => {
+            let rows = crate::script::hook_table::hook_table(
+                session.project(),
+                &session.scenario().ruleset,
+                session.house_rules(),
+            )?;
+            Ok(Reply::Text(crate::script::hook_table::render_text(&rows)))
+        }
         ":map" => Ok(Reply::Map),
         ":dice" => match ws.get(1).map(|w| w.text.as_str()) {
             Some("manual") => Ok(Reply::Dice(true)),
@@ -459,11 +471,19 @@ fn help(session: &Session, parsed: &Parsed, topic: Option<&Word>) -> Result<Repl
 /// The trace of the last action, for `:explain`.
 pub fn explain(session: &Session) -> String {
     let trace = session.explain();
-    if trace.is_empty() {
-        "the last action asked the rules for no numbers".into()
+    let mut out = if trace.is_empty() {
+        "the last action asked the rules for no numbers".to_string()
     } else {
         trace.join("\n")
+    };
+    // A house rule that replaces a ruleset function changes the rules without a hook: say so
+    // wherever the rules in force are told.
+    for (name, functions) in session.house_rule_functions() {
+        for r in &functions.replaces {
+            out.push_str(&format!("\nhouse rule `{name}` {r}"));
+        }
     }
+    out
 }
 
 /// `:rules`: where the rules in force come from.
@@ -484,12 +504,15 @@ fn rules(session: &Session) -> String {
         out.push_str("no house rules in force");
     } else {
         out.push_str("house rules in force, in the order they apply:\n");
+        let functions = session.house_rule_functions();
         for path in house {
-            out.push_str(&format!(
-                "  {} ({})\n",
-                crate::game::scenario::house_rule_name(path),
-                shown(path)
-            ));
+            let name = crate::game::scenario::house_rule_name(path);
+            let does = functions
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, f)| format!(": {}", crate::cli::check::said(f)))
+                .unwrap_or_default();
+            out.push_str(&format!("  {name} ({}){does}\n", shown(path)));
         }
     }
     out.trim_end().to_string()

@@ -16,6 +16,7 @@ pub mod command;
 mod data_dir;
 mod errors;
 mod helper;
+mod hooks;
 mod journal;
 pub mod map;
 mod odds;
@@ -136,6 +137,19 @@ enum Command {
         /// Files or folders to check
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// The scenario to check house rules in (by default, one of the ruleset whose hooks
+        /// and functions they name)
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+    },
+    /// Every hook a ruleset asks: its arguments, `info` fields and meaning, where the rules
+    /// ask it, and the abilities (and house rules given with `--with`) that answer it
+    Hooks {
+        /// The ruleset (its folder's name under scripts/rulesets/: `playmobil`)
+        ruleset: String,
+        /// Print the table in Markdown, as the ruleset's docs page has it
+        #[arg(long, conflicts_with = "json")]
+        markdown: bool,
     },
     /// Print the JSON Schema of scenario files or of `ruleset.yaml`, for editors (the
     /// scenario's knows the project's rulesets)
@@ -197,7 +211,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
     };
     if with_means_nothing && !common.with.is_empty() {
         return Err(Error::Usage(
-            "`--with` is for `play SCENARIO`, `run`, `battle`, `odds --action` and `sim`; \
+            "`--with` is for `play SCENARIO`, `run`, `battle`, `odds --action`, `sim` and `hooks`; \
              it means nothing here (a save or a journal knows its own house rules)"
                 .into(),
         ));
@@ -223,7 +237,9 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
             ..
         }) => run::run(&common, file, scenario, explain),
         Some(Command::Roll { expr }) => roll::roll(&common, &expr),
-        Some(Command::Check { paths }) => check::check(&common, &paths),
+        Some(Command::Check { paths, scenario }) => {
+            check::check(&common, &paths, scenario.as_deref())
+        }
         Some(Command::Battle { scenario, explain }) => battle::battle(&common, scenario, explain),
         Some(Command::Sim {
             scenario,
@@ -238,6 +254,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
             sim::sim(&plain, scenario, runs, threads.map(usize::from), &with)
         }
         Some(Command::Odds(args)) => odds::odds(&common, &args),
+        Some(Command::Hooks { ruleset, markdown }) => hooks::hooks(&common, &ruleset, markdown),
         Some(Command::Schema { of }) => schema::schema(&common, of),
         Some(Command::Render { .. }) => not_yet("render", "a later issue"),
     }

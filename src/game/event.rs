@@ -180,6 +180,7 @@ impl Event {
 fn stat_len(s: &Stat) -> usize {
     match s {
         Stat::Text(t) => t.len(),
+        Stat::List(items) => items.iter().map(stat_len).sum::<usize>() + 8,
         _ => 8,
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod ability;
 pub mod confine;
+pub mod declared;
 pub mod event;
 pub mod project;
 pub mod ruleset;

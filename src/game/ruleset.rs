@@ -12,11 +12,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, read_file};
 use crate::game::confine::{self, Refused};
+use crate::game::declared::{self, HookDecl, StatDecl};
 use crate::game::project::Project;
 use crate::game::yaml;
 use crate::host::geometry::Base;
 use crate::host::unit::Stat;
 use crate::limits::MAX_NAME;
+use serde_saphyr::Spanned;
 
 /// One troop type of the chart.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -65,11 +67,19 @@ pub struct RulesetFile {
     /// other field is an error, so that a misspelt one does not pass unnoticed.
     #[serde(default)]
     pub ability_fields: Vec<String>,
-    /// The hooks its scripts ask through (`ask`, `allowed`, `notify`), each with what it
-    /// means: every number a house rule may change. Asking for another is an error, so the
-    /// list is the whole truth; a house rule's function of one of these names is a hook.
+    /// Every stat its units may carry, with its kind, range and default (see
+    /// [`crate::game::declared`]): the troop chart, scenarios, saves and scripts are held to
+    /// it.
     #[serde(default)]
-    pub hooks: BTreeMap<String, String>,
+    #[schemars(extend("propertyNames" = { "pattern": declared::DECLARABLE_STAT }))]
+    pub stats: BTreeMap<String, StatDecl>,
+    /// The hooks its scripts ask through (`ask`, `allowed`, `notify`), each with how it is
+    /// asked, the fields of its `info` and what it means: every number a house rule may
+    /// change. Asking for another is an error, so the list is the whole truth; a house rule's
+    /// function of one of these names is a hook.
+    #[serde(default)]
+    #[schemars(extend("propertyNames" = { "pattern": declared::IDENTIFIER }))]
+    pub hooks: BTreeMap<String, HookDecl>,
     /// Words its verbs take as arguments (an order, a kind of shot): typed at the prompt,
     /// such a word is a word, however close it is to a unit's id.
     #[serde(default)]
@@ -110,7 +120,8 @@ impl Ruleset {
         let dir = project.ruleset_dir(id);
         let path = dir.join("ruleset.yaml");
         let text = read_file(&path)?;
-        let file: RulesetFile = yaml::parse(&path.display().to_string(), &text)?;
+        let name = path.display().to_string();
+        let file: RulesetFile = yaml::parse(&name, &text)?;
         for (troop, spec) in &file.troops {
             if let Some(base) = &spec.base {
                 base.validate().map_err(|e| {
@@ -118,6 +129,7 @@ impl Ruleset {
                 })?;
             }
         }
+        check_declarations(&name, &text, &file)?;
         for (id, name) in &file.phases {
             if name.trim().is_empty() || name.chars().count() > MAX_NAME {
                 return Err(Error::other(
@@ -215,5 +227,157 @@ impl Ruleset {
     /// The base of a troop type.
     pub fn base_of(&self, troop: &TroopType) -> Base {
         troop.base.unwrap_or(self.file.default_base)
+    }
+
+    /// Checks a unit's stat against the ruleset's declarations: `Err(message, help)` names
+    /// an undeclared stat with a did-you-mean, or says what a declared one must be. A
+    /// private note (`_name`) is the rules' own and always passes.
+    pub fn check_stat(&self, name: &str, value: &Stat) -> Result<(), (String, Option<String>)> {
+        declared::check_stat(&self.file.stats, name, value)
+    }
+
+    /// The declaration of a stat, or why there is none (an undeclared name, with a
+    /// did-you-mean and the declared ones).
+    pub fn stat_decl(&self, name: &str) -> Result<&StatDecl, (String, Option<String>)> {
+        declared::stat_decl(&self.file.stats, name)
+    }
+}
+
+/// Checks what the ruleset declares (its stats and hooks make sense) and holds its troop
+/// chart to its stats, each problem at its line of `ruleset.yaml`.
+fn check_declarations(name: &str, text: &str, file: &RulesetFile) -> Result<(), Error> {
+    // The file is read again for places only when there is a problem to show.
+    let places = std::cell::OnceCell::new();
+    let places = || places.get_or_init(|| Places::read(text));
+    let mut problems = Vec::new();
+    for (stat, decl) in &file.stats {
+        let at = || places().declaration("stats", stat);
+        if declared::is_private(stat) || !declared::is_identifier(stat) {
+            problems.push(at().error(
+                name,
+                text,
+                format!("the stat `{stat}` cannot be declared: a stat's name is letters, digits and `_`, and a name starting with `_` is the rules' private note"),
+                "this stat",
+                None,
+            ));
+        } else if let Err(e) = decl.validate() {
+            problems.push(at().error(name, text, format!("stat `{stat}`: {e}"), "this stat", None));
+        }
+    }
+    for (hook, decl) in &file.hooks {
+        let at = || places().declaration("hooks", hook);
+        if !declared::is_identifier(hook) {
+            problems.push(at().error(
+                name,
+                text,
+                format!("the hook `{hook}` cannot be declared: a hook's name is a function's name, letters, digits and `_`"),
+                "this hook",
+                None,
+            ));
+        } else if let Err(e) = decl.validate() {
+            problems.push(at().error(name, text, format!("hook `{hook}`: {e}"), "this hook", None));
+        }
+    }
+    for (troop, spec) in &file.troops {
+        for (stat, value) in &spec.stats {
+            if let Err((message, help)) = declared::check_stat(&file.stats, stat, value) {
+                problems.push(places().troop_stat(troop, stat).error(
+                    name,
+                    text,
+                    format!("troop `{troop}`: {message}"),
+                    "this stat",
+                    help,
+                ));
+            }
+        }
+    }
+    match problems.len() {
+        0 => Ok(()),
+        1 => Err(problems.remove(0)),
+        n => Err(Error::Several {
+            message: format!("{n} problems in {name}"),
+            problems,
+        }),
+    }
+}
+
+/// Where things are in a `ruleset.yaml`, read again only when a problem must be shown: the
+/// file's types keep no positions, so a second, lenient reading finds them.
+struct Places {
+    file: Option<SpannedFile>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SpannedFile {
+    stats: BTreeMap<String, Spanned<serde::de::IgnoredAny>>,
+    hooks: BTreeMap<String, Spanned<serde::de::IgnoredAny>>,
+    troops: BTreeMap<String, SpannedTroop>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SpannedTroop {
+    stats: BTreeMap<String, Spanned<serde::de::IgnoredAny>>,
+}
+
+/// A place in the file: a key and where its value starts, or nowhere known.
+struct Place {
+    key: String,
+    value: Option<usize>,
+}
+
+impl Places {
+    fn read(text: &str) -> Places {
+        Places {
+            file: serde_saphyr::from_str::<SpannedFile>(text).ok(),
+        }
+    }
+
+    /// The key `key` of the section `section` (`stats`, `hooks`).
+    fn declaration(&self, section: &str, key: &str) -> Place {
+        let spanned = self.file.as_ref().and_then(|f| match section {
+            "stats" => f.stats.get(key),
+            _ => f.hooks.get(key),
+        });
+        Place::of(key, spanned)
+    }
+
+    /// The stat `stat` of the troop type `troop`.
+    fn troop_stat(&self, troop: &str, stat: &str) -> Place {
+        let spanned = self
+            .file
+            .as_ref()
+            .and_then(|f| f.troops.get(troop))
+            .and_then(|t| t.stats.get(stat));
+        Place::of(stat, spanned)
+    }
+}
+
+impl Place {
+    fn of<T>(key: &str, value: Option<&Spanned<T>>) -> Place {
+        Place {
+            key: key.to_string(),
+            value: value.and_then(|v| v.referenced.span().byte_offset().map(|b| b as usize)),
+        }
+    }
+
+    /// An error labelling the key (found back from its value: `defnd` in `defnd: 2`).
+    fn error(
+        &self,
+        name: &str,
+        text: &str,
+        message: String,
+        label: &str,
+        help: Option<String>,
+    ) -> Error {
+        let Some(value) = self.value.filter(|v| *v <= text.len()) else {
+            return Error::other(format!("{name}: {message}"), help);
+        };
+        let range = match text[..value].rfind(self.key.as_str()) {
+            Some(i) => i..i + self.key.len(),
+            None => value..(value + 1).min(text.len()),
+        };
+        crate::error::YamlDiagnostic::new(name, text, range, message, label, help).into()
     }
 }

@@ -437,22 +437,22 @@ impl SavedGame {
                     side_help(),
                 ));
             }
-            let Some(troop) = scenario.ruleset.troop(&unit.troop) else {
+            if scenario.ruleset.troop(&unit.troop).is_none() {
                 return Err(at(
                     &field("troop"),
                     format!("`{}`: unknown troop type `{}`", unit.id, unit.troop),
                     None,
                 ));
-            };
+            }
             if let Err(e) = unit.check() {
                 return Err(at(&field("id"), format!("`{}`: {e}", unit.id), None));
             }
             for (stat, value) in &unit.stats {
-                if let Some(kind) = crate::game::scenario::stat_kind_mismatch(troop, stat, value) {
+                if let Err((message, help)) = scenario.ruleset.check_stat(stat, value) {
                     return Err(at(
                         &format!("units.{i}.stats.{stat}"),
-                        format!("`{}`: stat `{stat}` must be {kind}, got {value}", unit.id),
-                        None,
+                        format!("`{}`: {message}", unit.id),
+                        help,
                     ));
                 }
             }

@@ -189,7 +189,6 @@ struct UnitSpec {
     base: Option<Base>,
     /// Stats that override the troop chart's for this unit: `{ attack: 3 }`.
     #[serde(default)]
-    #[schemars(schema_with = "unit_stats")]
     stats: BTreeMap<String, Stat>,
     /// Special abilities: scripts in the ruleset's `abilities/` folder.
     #[serde(default)]
@@ -228,13 +227,39 @@ struct SideSpec {
     units: Vec<UnitSpec>,
 }
 
-/// Which cards a scenario deck starts with.
-/// (Untagged, so serde-saphyr cannot place the values inside; errors point at the whole.)
-#[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
+/// Which cards a scenario deck starts with: a named pack or a list of cards (read by hand,
+/// so that anything else is told what it may be; errors point at the whole value).
+#[derive(Clone, Debug)]
 enum CardsSpec {
     Named(String),
     List(Vec<String>),
+}
+
+impl<'de> Deserialize<'de> for CardsSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<CardsSpec, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CardsSpec;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("`standard` or a list of cards such as [A♠, 10♥, K♦]")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<CardsSpec, E> {
+                Ok(CardsSpec::Named(v.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<CardsSpec, A::Error> {
+                let mut cards = Vec::new();
+                while let Some(card) = seq.next_element::<String>()? {
+                    cards.push(card);
+                }
+                Ok(CardsSpec::List(cards))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 /// A deck of cards, reached by scripts with `deck(NAME)` and drawn at the prompt with
@@ -339,15 +364,6 @@ fn on_the_table(_: &mut SchemaGenerator) -> Schema {
         "items": { "type": "number", "minimum": 0, "maximum": MAX_SIZE },
         "minItems": 2,
         "maxItems": 2,
-    })
-}
-
-/// A unit's `stats`: any stat, a number within [`MAX_STAT`] of zero (`Unit::check`).
-fn unit_stats(generator: &mut SchemaGenerator) -> Schema {
-    let stat = generator.subschema_for::<Stat>();
-    json_schema!({
-        "type": "object",
-        "additionalProperties": { "allOf": [stat], "minimum": -MAX_STAT, "maximum": MAX_STAT },
     })
 }
 
@@ -792,21 +808,43 @@ impl Builder<'_> {
         data: &Spanned<BTreeMap<String, serde_json::Value>>,
         into: &mut BTreeMap<String, serde_json::Value>,
     ) -> Result<(), Error> {
-        fn merge(
-            path: &str,
-            from: &serde_json::Value,
-            into: &mut serde_json::Value,
-        ) -> Result<(), (String, Vec<String>)> {
+        use serde_json::Value;
+        /// A value's kind, as a house-ruler says it.
+        fn kind(v: &Value) -> &'static str {
+            match v {
+                Value::Null => "nothing",
+                Value::Bool(_) => "true or false",
+                Value::Number(_) => "a number",
+                Value::String(_) => "a text",
+                Value::Array(_) => "a list",
+                Value::Object(_) => "a map",
+            }
+        }
+        /// Why a value cannot go where the ruleset has another: an unknown key (with the
+        /// keys there are), or another kind of value.
+        enum Wrong {
+            Key(String, Vec<String>),
+            Kind(String, &'static str, &'static str),
+        }
+        fn merge(path: &str, from: &Value, into: &mut Value) -> Result<(), Wrong> {
             match (from, into) {
-                (serde_json::Value::Object(from), serde_json::Value::Object(into)) => {
+                (Value::Object(from), Value::Object(into)) => {
                     for (k, v) in from {
                         let here = format!("{path}.{k}");
                         match into.get_mut(k) {
                             Some(slot) => merge(&here, v, slot)?,
-                            None => return Err((here, into.keys().cloned().collect())),
+                            None => return Err(Wrong::Key(here, into.keys().cloned().collect())),
                         }
                     }
                     Ok(())
+                }
+                // The ruleset's value says what kind a scenario may put there (nothing there:
+                // anything).
+                (from, into)
+                    if !into.is_null()
+                        && std::mem::discriminant(from) != std::mem::discriminant(into) =>
+                {
+                    Err(Wrong::Kind(path.to_string(), kind(from), kind(into)))
                 }
                 (from, into) => {
                     *into = from.clone();
@@ -817,9 +855,21 @@ impl Builder<'_> {
         for (key, value) in &data.value {
             let result = match into.get_mut(key) {
                 Some(slot) => merge(key, value, slot),
-                None => Err((key.clone(), into.keys().cloned().collect())),
+                None => Err(Wrong::Key(key.clone(), into.keys().cloned().collect())),
             };
-            if let Err((path, known)) = result {
+            if let Err(Wrong::Kind(path, given, wanted)) = &result {
+                let last = path.rsplit('.').next().unwrap_or(path).to_string();
+                return Err(self.error_at_text(
+                    data,
+                    &last,
+                    format!(
+                        "`data` sets `{path}` to {given}, but the ruleset's `{path}` is {wanted}"
+                    ),
+                    "not of the ruleset's kind",
+                    Some(format!("give {wanted}, as the ruleset's data has it")),
+                ));
+            }
+            if let Err(Wrong::Key(path, known)) = result {
                 let last = path.rsplit('.').next().unwrap_or(&path).to_string();
                 let help = match did_you_mean(&last, known.iter().map(String::as_str)) {
                     Some(s) => format!("did you mean `{s}`?"),
@@ -1106,13 +1156,13 @@ impl Builder<'_> {
             ));
         }
         for (name, value) in &spec.stats {
-            if let Some(kind) = stat_kind_mismatch(troop, name, value) {
+            if let Err((message, help)) = ruleset.check_stat(name, value) {
                 return Err(self.error_at_text(
                     &spec.id,
                     name,
-                    format!("stat `{name}` must be {kind}, as in the troop chart, got {value}"),
+                    format!("`{}`: {message}", spec.id.value),
                     "this stat",
-                    None,
+                    help,
                 ));
             }
         }
@@ -1320,23 +1370,6 @@ fn frontage(base: &Base) -> f64 {
         Base::Round { diameter } => *diameter,
         Base::Rect { width, .. } => *width,
     }
-}
-
-/// Ids are typed at the prompt, so they are plain words.
-/// Whether a value given for a stat of the troop chart differs in kind from the chart's (a
-/// word where the chart has a number, `defend: "lots"`): then the kind it must be.
-pub fn stat_kind_mismatch(
-    troop: &crate::game::ruleset::TroopType,
-    name: &str,
-    value: &Stat,
-) -> Option<&'static str> {
-    let kind = |s: &Stat| match s {
-        Stat::Bool(_) => "true or false",
-        Stat::Int(_) | Stat::Float(_) => "a number",
-        Stat::Text(_) => "a word",
-    };
-    let chart = troop.stats.get(name)?;
-    (kind(chart) != kind(value)).then(|| kind(chart))
 }
 
 /// Whether a unit id is usable: a letter, then letters, digits and `_`, at most 64.

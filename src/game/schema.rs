@@ -10,12 +10,16 @@
 //! that needs the rest of the file (a side named by `first`, bases that overlap, a unit on
 //! a table of the file's own size) is left to the loader, which stays the authority.
 //!
-//! The scenario schema also knows each ruleset of the project: for a scenario whose
-//! `ruleset:` is one of them, its troop types, abilities, the keys of its `data` and the
-//! kinds of the troop chart's stats (a unit's override must be of its chart's kind). One
-//! schema for every ruleset, with an `if ruleset is X then ...` for each, because a
-//! scenario's modeline names one file whatever its ruleset; `sandtable schema scenario` run
-//! in a project of one's own adds that project's rulesets to it.
+//! Both schemas also know each ruleset of the project. For a scenario whose `ruleset:` is
+//! one of them: its troop types, its abilities, its `data` (the keys it has, each of its
+//! kind) and the stats it declares (a unit's stats must be declared, each of its kind, in
+//! its range or one of its words). One schema for every ruleset, with an `if ruleset is X
+//! then ...` for each, because a scenario's modeline names one file whatever its ruleset.
+//! For a `ruleset.yaml`, whose troop chart must hold to its own `stats:`: a schema cannot
+//! hold one part of a file to another, so it holds the troops of a file that declares
+//! exactly the stats a known ruleset declares to those (a ruleset's own file, as long as the
+//! schema is current; while its declarations are being changed, they are not checked).
+//! `sandtable schema` run in a project of one's own knows that project's rulesets.
 //!
 //! Draft 7, which every editor's YAML language server reads.
 
@@ -26,10 +30,11 @@ use schemars::{Schema, SchemaGenerator};
 use serde_json::{Value, json};
 
 use crate::error::Error;
+use crate::game::declared::{Kind, StatDecl};
 use crate::game::project::Project;
 use crate::game::ruleset::{Ruleset, RulesetFile};
 use crate::game::scenario::ScenarioFile;
-use crate::host::unit::{MAX_STAT, Stat};
+use crate::host::unit::{MAX_STAT, MAX_STAT_LIST};
 use crate::limits::MAX_EXPR_LEN;
 
 /// The schema of `ruleset.yaml`, knowing every ruleset of `project` (an error if one of them
@@ -38,42 +43,19 @@ pub fn ruleset_schema(project: &Project) -> Result<Value, Error> {
     Ok(ruleset_schema_for(&rulesets_of(project)?))
 }
 
-/// The schema of `ruleset.yaml`, knowing `rulesets`: a file that declares the very stats one
-/// of them declares has its troops' stats checked against them. (A schema cannot hold one
-/// part of a file to another, so it holds them to a declaration it knows; a file whose
-/// declarations differ, being written, gets no such check until its schema is made again.)
+/// The schema of `ruleset.yaml`, knowing `rulesets` (see the module's docs).
 pub fn ruleset_schema_for(rulesets: &[Ruleset]) -> Value {
     let mut schema = generator().into_root_schema_for::<RulesetFile>();
     schema.insert("title".into(), "sandtable ruleset.yaml".into());
     let rules: Vec<Value> = rulesets
         .iter()
-        .filter_map(|r| stat_declarations(&r.file))
-        .map(|declarations| troops_held_to(&declarations))
+        .filter(|r| !r.file.stats.is_empty())
+        .map(|r| troops_held_to(&r.id, &r.file.stats))
         .collect();
     if !rules.is_empty() {
         schema.insert("allOf".into(), rules.into());
     }
     schema.to_value()
-}
-
-/// For a `ruleset.yaml` that declares exactly `declarations`: its troops' stats are those,
-/// each of its kind.
-fn troops_held_to(declarations: &serde_json::Map<String, Value>) -> Value {
-    json!({
-        "if": {
-            "properties": { "stats": { "const": declarations } },
-            "required": ["stats"],
-        },
-        "then": {
-            "properties": {
-                "troops": {
-                    "additionalProperties": {
-                        "properties": { "stats": declared_stats(declarations) },
-                    },
-                },
-            },
-        },
-    })
 }
 
 /// The schema of a scenario file, knowing every ruleset of `project` (an error if one of
@@ -82,22 +64,7 @@ pub fn scenario_schema(project: &Project) -> Result<Value, Error> {
     Ok(scenario_schema_for(&rulesets_of(project)?))
 }
 
-fn rulesets_of(project: &Project) -> Result<Vec<Ruleset>, Error> {
-    project
-        .rulesets()
-        .iter()
-        .map(|id| Ruleset::load(project, id))
-        .collect()
-}
-
-/// The stats a ruleset declares (`stats:` of its `ruleset.yaml`), as the file writes them:
-/// `{ NAME: { kind, range, one_of, default, means } }`; none if it declares none.
-fn stat_declarations(_file: &RulesetFile) -> Option<serde_json::Map<String, Value>> {
-    // Wired to `RulesetFile::stats` once ruleset.yaml declares its stats.
-    None
-}
-
-/// The schema of a scenario file, knowing `rulesets`.
+/// The schema of a scenario file, knowing `rulesets` (see the module's docs).
 pub fn scenario_schema_for(rulesets: &[Ruleset]) -> Value {
     let mut schema = generator().into_root_schema_for::<ScenarioFile>();
     schema.insert("title".into(), "sandtable scenario".into());
@@ -106,6 +73,14 @@ pub fn scenario_schema_for(rulesets: &[Ruleset]) -> Value {
         schema.insert("allOf".into(), rules.into());
     }
     schema.to_value()
+}
+
+fn rulesets_of(project: &Project) -> Result<Vec<Ruleset>, Error> {
+    project
+        .rulesets()
+        .iter()
+        .map(|id| Ruleset::load(project, id))
+        .collect()
 }
 
 fn generator() -> SchemaGenerator {
@@ -133,39 +108,17 @@ fn tidy(schema: &mut Schema) {
     schemars::transform::transform_subschemas(&mut tidy, schema);
 }
 
-/// What a scenario played with `ruleset` must hold besides what every scenario must: its
-/// troop types, its abilities, its data's keys, and the stats it declares (or, declaring
-/// none, the kinds of its troop chart's stats).
+/// What a scenario played with `ruleset` must hold besides what every scenario must.
 fn ruleset_rules(ruleset: &Ruleset) -> Value {
     let troops: Vec<&str> = ruleset.file.troops.keys().map(String::as_str).collect();
     let abilities = ruleset.ability_names();
-    let by_troop: Vec<Value> = ruleset
-        .file
-        .troops
-        .iter()
-        .filter(|(_, troop)| !troop.stats.is_empty())
-        .map(|(name, troop)| {
-            let kinds: serde_json::Map<String, Value> = troop
-                .stats
-                .iter()
-                .map(|(stat, value)| (stat.clone(), json!({ "type": json_type(value) })))
-                .collect();
-            json!({
-                "if": { "properties": { "type": { "const": name } }, "required": ["type"] },
-                "then": { "properties": { "stats": { "properties": kinds } } },
-            })
-        })
-        .collect();
-    let mut unit = json!({
+    let unit = json!({
         "properties": {
             "type": { "enum": troops },
             "abilities": { "items": { "enum": abilities } },
+            "stats": declared_stats(&ruleset.file.stats),
         },
-        "allOf": by_troop,
     });
-    if let Some(declarations) = stat_declarations(&ruleset.file) {
-        unit["properties"]["stats"] = declared_stats(&declarations);
-    }
     json!({
         "if": {
             "properties": { "ruleset": { "const": ruleset.id } },
@@ -185,69 +138,90 @@ fn ruleset_rules(ruleset: &Ruleset) -> Value {
     })
 }
 
-/// A unit's `stats` in a ruleset that declares its stats (`stats:` of `ruleset.yaml`, each
-/// `{ kind, range, one_of, default, means }`): only the declared ones, each of its kind.
-fn declared_stats(declarations: &serde_json::Map<String, Value>) -> Value {
+/// For a `ruleset.yaml` that declares exactly the stats `declarations` (those of the ruleset
+/// `id`): its troops' stats are those, each of its kind.
+fn troops_held_to(id: &str, declarations: &BTreeMap<String, StatDecl>) -> Value {
+    json!({
+        "if": {
+            "properties": { "stats": { "const": declarations } },
+            "required": ["stats"],
+        },
+        "then": {
+            "$comment": format!("the stats the ruleset `{id}` declares"),
+            "properties": {
+                "troops": {
+                    "additionalProperties": {
+                        "properties": { "stats": declared_stats(declarations) },
+                    },
+                },
+            },
+        },
+    })
+}
+
+/// A unit's or a troop type's `stats` where `declarations` are the ruleset's: only the
+/// declared ones, each of its kind, and the rules' private notes (`_name`), which are never
+/// declared.
+fn declared_stats(declarations: &BTreeMap<String, StatDecl>) -> Value {
     let properties: serde_json::Map<String, Value> = declarations
         .iter()
         .map(|(name, declaration)| (name.clone(), declared_stat(declaration)))
         .collect();
-    json!({ "properties": properties, "additionalProperties": false })
+    json!({
+        "properties": properties,
+        "patternProperties": { "^_": {} },
+        "additionalProperties": false,
+    })
 }
 
-/// The schema of one declared stat: its kind as a JSON type, its range (a number within
-/// [`MAX_STAT`] of zero without one), the words it may be, what it means, its default.
-fn declared_stat(declaration: &Value) -> Value {
-    let range = declaration["range"].as_array();
-    let bound = |i: usize, unbounded: i64| {
-        range
-            .and_then(|r| r.get(i))
-            .cloned()
-            .unwrap_or_else(|| unbounded.into())
+/// The schema of one declared stat, as [`StatDecl::check`] and [`Stat::check`] take it:
+/// its kind, a number in its range (and within [`MAX_STAT`] of zero), a text or a list's
+/// items one of its words; what it means and its default, for the editor to show.
+///
+/// [`Stat::check`]: crate::host::unit::Stat::check
+fn declared_stat(declaration: &StatDecl) -> Value {
+    let [least, most] = declaration
+        .range
+        .unwrap_or([-MAX_STAT as f64, MAX_STAT as f64]);
+    let number = |json_type: &str| {
+        json!({
+            "type": json_type,
+            "minimum": least.max(-MAX_STAT as f64),
+            "maximum": most.min(MAX_STAT as f64),
+        })
     };
-    let words = &declaration["one_of"];
-    let mut schema = match declaration["kind"].as_str().unwrap_or_default() {
-        "whole" => json!({ "type": "integer" }),
-        "number" => json!({ "type": "number" }),
-        "dice" => json!({ "type": "string", "maxLength": MAX_EXPR_LEN }),
-        "text" => json!({ "type": "string" }),
-        "list" => json!({ "type": "array", "items": { "type": "string" } }),
-        "yes/no" => json!({ "type": "boolean" }),
-        // A kind the loader refuses: the ruleset does not load, so nothing to say here.
-        _ => json!({}),
-    };
-    if matches!(schema["type"].as_str(), Some("integer" | "number")) {
-        schema["minimum"] = bound(0, -MAX_STAT);
-        schema["maximum"] = bound(1, MAX_STAT);
-    }
-    if words.is_array() {
-        match schema["type"].as_str() {
-            Some("string") => schema["enum"] = words.clone(),
-            Some("array") => schema["items"]["enum"] = words.clone(),
-            _ => {}
+    let words = &declaration.one_of;
+    let mut schema = match declaration.kind {
+        // A whole number written `2.0` is a number to JSON, so `integer` lets it by; the
+        // loader does not.
+        Kind::Whole => number("integer"),
+        Kind::Number => number("number"),
+        // Whether the text is a dice expression is the loader's to say.
+        Kind::Dice => json!({ "type": "string", "maxLength": MAX_EXPR_LEN }),
+        Kind::Text if words.is_empty() => json!({ "type": "string" }),
+        Kind::Text => json!({ "enum": words }),
+        Kind::List => {
+            let items = if words.is_empty() {
+                json!({ "type": ["string", "number"], "minimum": -MAX_STAT, "maximum": MAX_STAT })
+            } else {
+                json!({ "enum": words })
+            };
+            json!({ "type": "array", "items": items, "maxItems": MAX_STAT_LIST })
         }
+        Kind::YesNo => json!({ "type": "boolean" }),
+    };
+    if !declaration.means.is_empty() {
+        schema["description"] = declaration.means.clone().into();
     }
-    if let Some(means) = declaration["means"].as_str() {
-        schema["description"] = means.into();
-    }
-    if let Some(default) = declaration.get("default").filter(|d| !d.is_null()) {
-        schema["default"] = default.clone();
+    if let Some(default) = &declaration.default {
+        schema["default"] = json!(default);
     }
     schema
 }
 
-/// The JSON type a stat of the troop chart has, which a unit's override must have too:
-/// a number is a number, whole or not (as `scenario::stat_kind_mismatch` has it).
-fn json_type(stat: &Stat) -> &'static str {
-    match stat {
-        Stat::Bool(_) => "boolean",
-        Stat::Int(_) | Stat::Float(_) => "number",
-        Stat::Text(_) => "string",
-    }
-}
-
 /// What a scenario's `data:` may set of a ruleset's `data`: only the keys it has, at every
-/// depth where both are maps (a map is merged key by key); anything else replaces the value.
+/// depth where both are maps (a map is merged key by key), and each value of the kind the
+/// ruleset's has (anything where it has nothing).
 fn data_rules(data: &BTreeMap<String, Value>) -> Value {
     fn rules(map: &serde_json::Map<String, Value>) -> Value {
         let properties: serde_json::Map<String, Value> = map
@@ -258,10 +232,16 @@ fn data_rules(data: &BTreeMap<String, Value>) -> Value {
     }
     fn value_rules(value: &Value) -> Value {
         match value {
-            // Without a `type`, these hold only when the scenario gives a map too.
-            Value::Object(map) => rules(map),
-            Value::Array(_) => json!({}),
-            scalar => json!({ "default": scalar }),
+            Value::Object(map) => {
+                let mut schema = rules(map);
+                schema["type"] = "object".into();
+                schema
+            }
+            Value::Null => json!({}),
+            Value::Array(_) => json!({ "type": "array" }),
+            Value::Bool(_) => json!({ "type": "boolean", "default": value }),
+            Value::Number(_) => json!({ "type": "number", "default": value }),
+            Value::String(_) => json!({ "type": "string", "default": value }),
         }
     }
     rules(&data.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
@@ -305,69 +285,93 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_declared_stat_is_its_kind_in_its_range_or_one_of_its_words() {
-        let declarations: serde_json::Map<String, Value> = serde_saphyr::from_str(
-            "
-defend: { kind: whole, range: [0, 6], default: 1, means: defend dice }
-move: { kind: number, range: [0, 24] }
-weapon: { kind: dice }
-class: { kind: text, one_of: [infantry, cavalry] }
-traits: { kind: list, one_of: [brave, elite] }
-mounted: { kind: yes/no, default: false }
-",
-        )
-        .unwrap();
-        let stats = declared_stats(&declarations);
-        assert_eq!(stats["additionalProperties"], json!(false));
-        let stat = |name: &str| &stats["properties"][name];
-        assert_eq!(
-            stat("defend"),
-            &json!({ "type": "integer", "minimum": 0, "maximum": 6, "default": 1, "description": "defend dice" })
-        );
-        assert_eq!(
-            stat("move"),
-            &json!({ "type": "number", "minimum": 0, "maximum": 24 })
-        );
-        assert_eq!(stat("weapon")["type"], json!("string"));
-        assert_eq!(stat("class")["enum"], json!(["infantry", "cavalry"]));
-        assert_eq!(stat("traits")["items"]["enum"], json!(["brave", "elite"]));
-        assert_eq!(
-            stat("mounted"),
-            &json!({ "type": "boolean", "default": false })
-        );
+    fn declaration(yaml: &str) -> BTreeMap<String, StatDecl> {
+        serde_saphyr::from_str(yaml).unwrap()
     }
 
-    /// The declarations of the test below, as `ruleset.yaml` writes them.
-    const DECLARED: &str = "{ defend: { kind: whole, range: [0, 6] }, class: { kind: text } }";
+    fn valid(schema: &Value, yaml: &str) -> bool {
+        let value: Value = serde_saphyr::from_str(yaml).unwrap();
+        jsonschema::draft7::new(schema).unwrap().is_valid(&value)
+    }
 
     #[test]
-    fn a_troop_or_a_unit_with_an_undeclared_stat_or_one_of_another_kind_is_refused() {
-        let declarations: serde_json::Map<String, Value> =
-            serde_saphyr::from_str(DECLARED).unwrap();
-        let valid = |schema: &Value, yaml: &str| {
-            let value: Value = serde_saphyr::from_str(yaml).unwrap();
-            jsonschema::draft7::new(schema).unwrap().is_valid(&value)
-        };
+    fn a_declared_stat_is_its_kind_in_its_range_or_one_of_its_words() {
+        let stats = declared_stats(&declaration(
+            "
+defend: { kind: whole, range: [0, 6], default: 1, means: defend dice }
+move: { kind: number }
+weapon: { kind: dice }
+class: { kind: text, one_of: [infantry, cavalry] }
+name: { kind: text }
+traits: { kind: list, one_of: [brave, elite] }
+kinds: { kind: list }
+mounted: { kind: yes/no, default: false }
+",
+        ));
+        assert_eq!(
+            stats["properties"]["defend"],
+            json!({ "type": "integer", "minimum": 0.0, "maximum": 6.0, "default": 1, "description": "defend dice" })
+        );
+        for (ok, yaml) in [
+            (
+                true,
+                "{ defend: 6, move: 1.5, weapon: 1d6, class: cavalry, name: Bob }",
+            ),
+            (
+                true,
+                "{ traits: [brave], kinds: [woods, 2], mounted: true, _note: anything }",
+            ),
+            (false, "{ defnd: 2 }"),
+            (false, "{ defend: 7 }"),
+            (false, "{ defend: lots }"),
+            (false, "{ move: 2000000000 }"),
+            (false, "{ weapon: 3 }"),
+            (false, "{ class: cavlry }"),
+            (false, "{ traits: [brav] }"),
+            (false, "{ kinds: [[woods]] }"),
+            (false, "{ mounted: 1 }"),
+        ] {
+            assert_eq!(valid(&stats, yaml), ok, "{yaml}");
+        }
+    }
 
-        let troops = troops_held_to(&declarations);
-        let ruleset = |stats: &str, troop: &str| {
+    #[test]
+    fn a_ruleset_file_declaring_a_known_rulesets_stats_is_held_to_them() {
+        let declared = "{ defend: { kind: whole, range: [0, 6] }, class: { kind: text } }";
+        let troops = troops_held_to("test", &declaration(declared));
+        let file = |stats: &str, troop: &str| {
             format!("{{ stats: {stats}, troops: {{ warrior: {{ name: W, stats: {troop} }} }} }}")
         };
         assert!(valid(
             &troops,
-            &ruleset(DECLARED, "{ defend: 2, class: foot }")
+            &file(declared, "{ defend: 2, class: foot }")
         ));
-        assert!(!valid(&troops, &ruleset(DECLARED, "{ defnd: 2 }")));
-        assert!(!valid(&troops, &ruleset(DECLARED, "{ defend: lots }")));
-        assert!(!valid(&troops, &ruleset(DECLARED, "{ defend: 7 }")));
+        assert!(!valid(&troops, &file(declared, "{ defnd: 2 }")));
+        assert!(!valid(&troops, &file(declared, "{ defend: lots }")));
         // Declarations being written are not held to the ones the schema knows.
         let other = "{ defend: { kind: whole }, defnd: { kind: whole } }";
-        assert!(valid(&troops, &ruleset(other, "{ defnd: 2 }")));
+        assert!(valid(&troops, &file(other, "{ defnd: 2 }")));
+    }
 
-        let unit = declared_stats(&declarations);
-        assert!(valid(&unit, "{ defend: 2 }"));
-        assert!(!valid(&unit, "{ defnd: 2 }"));
-        assert!(!valid(&unit, "{ class: 2 }"));
+    #[test]
+    fn a_scenarios_data_keeps_the_rulesets_keys_and_kinds() {
+        let data: BTreeMap<String, Value> = serde_saphyr::from_str(
+            "{ die: 6, name: x, flags: [a], victory: { turns: 8 }, none: ~ }",
+        )
+        .unwrap();
+        let rules = data_rules(&data);
+        for (ok, yaml) in [
+            (
+                true,
+                "{ die: 8, name: z, flags: [], victory: { turns: 3 }, none: [1] }",
+            ),
+            (false, "{ dye: 8 }"),
+            (false, "{ die: eight }"),
+            (false, "{ victory: { turn: 3 } }"),
+            (false, "{ victory: 3 }"),
+            (false, "{ flags: a }"),
+        ] {
+            assert_eq!(valid(&rules, yaml), ok, "{yaml}");
+        }
     }
 }

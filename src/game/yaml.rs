@@ -57,6 +57,17 @@ impl MessageFormatter for ForPlayers {
                 "this file is too large or too deeply nested to read: {}",
                 too_much(breach)
             )),
+            YamlError::SerdeInvalidType {
+                unexpected,
+                expected,
+                ..
+            } => Cow::Owned(format!(
+                "expected {expected} here, not {}",
+                unexpected_in_words(unexpected)
+            )),
+            YamlError::NonFiniteFloat { value, .. } => Cow::Owned(format!(
+                "`{value}` is not a number a game can hold: give a finite number"
+            )),
             YamlError::Unexpected { expected, .. } if expected.ends_with("scalar") => {
                 Cow::Borrowed("expected a single value here, not a list or a map")
             }
@@ -77,6 +88,22 @@ impl MessageFormatter for ForPlayers {
             _ => DefaultMessageFormatter.format_message(err),
         }
     }
+}
+
+/// What serde says it found (`integer \`5\``, `map`, `sequence`), in words.
+fn unexpected_in_words(unexpected: &str) -> String {
+    let (kind, rest) = unexpected.split_once(' ').unwrap_or((unexpected, ""));
+    let kind = match kind {
+        "integer" | "floating" => "the number",
+        "string" => "the text",
+        "boolean" => "",
+        "map" => "a map",
+        "sequence" => "a list",
+        "unit" => "nothing",
+        _ => return unexpected.to_string(),
+    };
+    let rest = rest.trim_start_matches("point ");
+    format!("{kind} {rest}").trim().to_string()
 }
 
 /// What a value that does not parse as `ty` should have been.

@@ -11,10 +11,10 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::host::geometry::{Base, Footprint, Point, ShapeError, check_point};
-pub use crate::limits::{MAX_NAME, MAX_STAT};
+pub use crate::limits::{MAX_NAME, MAX_STAT, MAX_STAT_LIST};
 
 /// One value in a unit's stat map: whatever the ruleset's troop chart holds.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Stat {
     /// A yes/no property, e.g. `mounted: true`.
@@ -25,6 +25,93 @@ pub enum Stat {
     Float(f64),
     /// A word, e.g. `class: cavalry`.
     Text(String),
+    /// A list of words or numbers, e.g. `kinds: [woods, hill]`, at most [`MAX_STAT_LIST`]
+    /// long; its items are never lists.
+    List(Vec<Stat>),
+}
+
+/// Read by hand rather than as an untagged enum, so that a value of no kind a stat can be
+/// says what a stat is, not serde's "did not match any variant of untagged enum Stat".
+impl<'de> Deserialize<'de> for Stat {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Stat, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Stat;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "a stat: a number, a word, `true` or `false`, or a list of words and numbers",
+                )
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Stat, E> {
+                Ok(Stat::Bool(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Stat, E> {
+                Ok(Stat::Int(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Stat, E> {
+                Ok(i64::try_from(v).map_or(Stat::Float(v as f64), Stat::Int))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Stat, E> {
+                Ok(Stat::Float(v))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Stat, E> {
+                Ok(Stat::Text(v.to_string()))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Stat, E> {
+                Ok(Stat::Text(v))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Stat, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element::<Stat>()? {
+                    if matches!(item, Stat::List(_)) {
+                        return Err(serde::de::Error::custom(
+                            "a list stat holds words and numbers, not lists",
+                        ));
+                    }
+                    if items.len() == MAX_STAT_LIST {
+                        return Err(serde::de::Error::custom(format!(
+                            "a list stat holds at most {MAX_STAT_LIST} items"
+                        )));
+                    }
+                    items.push(item);
+                }
+                Ok(Stat::List(items))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// What a file may write for a stat, for editors (see `game::schema`): what the reader above
+/// takes and [`Stat::check`] lets through, a number within [`MAX_STAT`] of zero.
+impl schemars::JsonSchema for Stat {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Stat".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let one = |what: &str| {
+            schemars::json_schema!({
+                "description": what,
+                "type": ["boolean", "number", "string"],
+                "minimum": -MAX_STAT,
+                "maximum": MAX_STAT,
+            })
+        };
+        schemars::json_schema!({
+            "description": "A stat: a number, a word, `true` or `false`, or a list of words and numbers.",
+            "anyOf": [
+                one("A number, a word, or `true` or `false`: `attack: 2`, `move: 1.5`, `class: cavalry`, `mounted: true`."),
+                {
+                    "description": "A list of words and numbers: `kinds: [woods, hill]`.",
+                    "type": "array",
+                    "items": one("A word or a number."),
+                    "maxItems": MAX_STAT_LIST,
+                },
+            ],
+        })
+    }
 }
 
 impl Stat {
@@ -69,6 +156,12 @@ pub enum ValueError {
     /// A name longer than [`MAX_NAME`] characters.
     #[error("a name has at most {MAX_NAME} characters")]
     NameTooLong,
+    /// A list stat too long, or holding lists.
+    #[error("{what} must be a list of at most {MAX_STAT_LIST} words or numbers")]
+    BadList {
+        /// What the list is: `stat \`kinds\``.
+        what: String,
+    },
     /// A position, facing or base the table cannot hold.
     #[error(transparent)]
     Shape(#[from] ShapeError),
@@ -89,6 +182,12 @@ impl Stat {
                 what: what(),
                 value: crate::host::geometry::number(x),
             }),
+            Stat::List(ref items) => {
+                if items.len() > MAX_STAT_LIST || items.iter().any(|i| matches!(i, Stat::List(_))) {
+                    return Err(ValueError::BadList { what: what() });
+                }
+                items.iter().try_for_each(|i| i.check(name))
+            }
             _ => Ok(()),
         }
     }
@@ -113,6 +212,16 @@ impl fmt::Display for Stat {
             Stat::Int(i) => write!(f, "{i}"),
             Stat::Float(x) => write!(f, "{x}"),
             Stat::Text(s) => write!(f, "{s}"),
+            Stat::List(items) => {
+                write!(f, "[")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                write!(f, "]")
+            }
         }
     }
 }

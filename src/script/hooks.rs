@@ -27,6 +27,7 @@ use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, Position, Sc
 
 use crate::error::{Error, read_script};
 use crate::game::ability::AbilityMeta;
+use crate::game::declared::{HookDecl, HookKind, Kind};
 use crate::game::project::Project;
 use crate::game::ruleset::Ruleset;
 use crate::script::engine::Budget;
@@ -54,8 +55,9 @@ pub struct Abilities {
     pub list: BTreeMap<String, LoadedAbility>,
     /// The house rules' hooks, in the order the house rules were loaded.
     pub house_rules: Vec<HouseRuleHooks>,
-    /// The hooks the ruleset declares (none declared: any may be asked).
-    pub declared: BTreeSet<String>,
+    /// The hooks the ruleset declares, with their shapes: the rules may ask only these, each
+    /// as it is declared.
+    pub declared: BTreeMap<String, HookDecl>,
     depth: Cell<usize>,
 }
 
@@ -87,6 +89,13 @@ impl Abilities {
                 .display()
                 .to_string();
             let ast = sources.compile(engine, budget, &source, &text)?;
+            crate::script::functions::check_ability(
+                &ruleset.file.name,
+                &ruleset.file.hooks,
+                sources,
+                &source,
+                &ast,
+            )?;
             let meta: Dynamic = engine
                 .call_fn_with_options(
                     CallFnOptions::new().eval_ast(false),
@@ -156,29 +165,55 @@ impl Abilities {
         Ok(Abilities {
             list,
             house_rules: Vec::new(),
-            declared: ruleset.file.hooks.keys().cloned().collect(),
+            declared: ruleset.file.hooks.clone(),
             depth: Cell::new(0),
         })
     }
 
+    /// The declaration of `hook`, which the rules ask with `kind` giving `info`: asking for a
+    /// hook the ruleset does not declare, asking it another way than declared, or giving it
+    /// a field of `info` it does not declare is an error in the rules.
+    fn declaration(
+        &self,
+        hook: &str,
+        kind: HookKind,
+        info: &Map,
+    ) -> Result<&HookDecl, Box<EvalAltResult>> {
+        let Some(decl) = self.declared.get(hook) else {
+            return Err(host(format!(
+                "the rules ask for hook `{hook}`, which the ruleset's `hooks` does not declare{}",
+                crate::host::suggest::suggestion_suffix(
+                    hook,
+                    self.declared.keys().map(String::as_str)
+                )
+            )));
+        };
+        if decl.kind != kind {
+            return Err(host(format!(
+                "the rules ask hook `{hook}` with `{}`, but it is declared `kind: {}`: ask it with `{}`",
+                kind.asked_with(),
+                decl.kind.asked_with(),
+                decl.kind.asked_with()
+            )));
+        }
+        if let Some(field) = info.keys().find(|f| !decl.has_field(f)) {
+            return Err(host(format!(
+                "the rules give hook `{hook}` the field `{field}` in `info`, which its declaration does not list{}",
+                crate::host::suggest::suggestion_suffix(field, decl.info_fields())
+            )));
+        }
+        Ok(decl)
+    }
+
     /// Who answers `hook` for a unit, in order: its abilities in force that implement it, in
     /// the order the unit has them, then the house rules that implement it, in the order they
-    /// were loaded. Asking for a hook the ruleset does not declare is an error.
+    /// were loaded.
     fn answering<'a>(
         &'a self,
         state: &Shared,
         idx: usize,
         hook: &str,
     ) -> Result<Vec<Answerer<'a>>, Box<EvalAltResult>> {
-        if !self.declared.is_empty() && !self.declared.contains(hook) {
-            return Err(host(format!(
-                "the rules ask for hook `{hook}`, which the ruleset's `hooks` does not declare{}",
-                crate::host::suggest::suggestion_suffix(
-                    hook,
-                    self.declared.iter().map(String::as_str)
-                )
-            )));
-        }
         let s = state.borrow();
         let unit = s.unit(idx).map_err(host)?;
         let mut abilities: Vec<&LoadedAbility> = unit
@@ -254,11 +289,23 @@ impl Abilities {
         base: Dynamic,
         info: Map,
     ) -> Result<Dynamic, Box<EvalAltResult>> {
+        let decl = self.declaration(hook, HookKind::Ask, &info)?;
         let info = with_unit(info, idx);
         let mut value = base.clone();
         let mut parts = Vec::new();
         for who in self.answering(state, idx, hook)? {
             let new = self.call(engine, &who, hook, vec![value.clone(), info.clone().into()])?;
+            if let Some(kind) = decl.answer
+                && !answers_as(&new, kind)
+            {
+                return Err(host(format!(
+                    "hook `{hook}` of {} `{}` must answer {}, not {}",
+                    who.kind,
+                    who.id,
+                    kind.described(),
+                    shown_type(&new)
+                )));
+            }
             // An answer that leaves the value as it was (a house rule about other units)
             // is no change to show.
             if !unchanged(&value, &new) {
@@ -270,7 +317,7 @@ impl Abilities {
         let unit = s.unit(idx).map_err(host)?;
         let line = format!(
             "{} for {}: {} ({}){} = {}",
-            hook.replace('_', " "),
+            hook,
             unit.id,
             crate::script::value::show(&s, &base),
             unit.troop.replace('_', " "),
@@ -290,6 +337,7 @@ impl Abilities {
         idx: usize,
         info: Map,
     ) -> Result<bool, Box<EvalAltResult>> {
+        self.declaration(hook, HookKind::Allowed, &info)?;
         let info = with_unit(info, idx);
         let mut allowed = true;
         for who in self.answering(state, idx, hook)? {
@@ -304,11 +352,8 @@ impl Abilities {
                 allowed = false;
                 let mut s = state.borrow_mut();
                 let unit = s.unit(idx).map(|u| u.id.clone()).unwrap_or_default();
-                s.trace.push(format!(
-                    "{} for {unit}: no, by {}",
-                    hook.replace('_', " "),
-                    who.id
-                ));
+                s.trace
+                    .push(format!("{} for {unit}: no, by {}", hook, who.id));
             }
         }
         Ok(allowed)
@@ -323,6 +368,7 @@ impl Abilities {
         idx: usize,
         info: Map,
     ) -> Result<(), Box<EvalAltResult>> {
+        self.declaration(hook, HookKind::Notify, &info)?;
         let info = with_unit(info, idx);
         for who in self.answering(state, idx, hook)? {
             let _ = self.call(engine, &who, hook, vec![info.clone().into()])?;
@@ -352,6 +398,8 @@ pub struct HouseRuleHooks {
     pub ast: AST,
     /// The hooks it implements.
     pub hooks: BTreeSet<String>,
+    /// What its functions are: the hooks, the ruleset functions it replaces, the verbs.
+    pub functions: crate::script::functions::HouseRuleFunctions,
 }
 
 fn with_unit(mut info: Map, idx: usize) -> Map {
@@ -361,6 +409,38 @@ fn with_unit(mut info: Map, idx: usize) -> Map {
 
 fn host(message: impl Into<String>) -> Box<EvalAltResult> {
     EvalAltResult::ErrorRuntime(Dynamic::from(HostError::new(message)), Position::NONE).into()
+}
+
+/// Whether a hook's answer is of the declared kind (a whole number where a number is asked
+/// for is one; a dice expression is a text that parses).
+fn answers_as(value: &Dynamic, kind: Kind) -> bool {
+    match kind {
+        Kind::Whole => value.is_int(),
+        Kind::Number => value.is_int() || value.is_float(),
+        Kind::Dice => value
+            .read_lock::<rhai::ImmutableString>()
+            .is_some_and(|t| crate::host::dice::DiceExpr::parse(&t).is_ok()),
+        Kind::Text => value.is_string(),
+        Kind::List => value.is_array(),
+        Kind::YesNo => value.is_bool(),
+    }
+}
+
+/// The kind of a script value in a house-ruler's words, for an error.
+fn shown_type(value: &Dynamic) -> String {
+    if value.is_unit() {
+        "nothing (`()`): does its last line end in `;`?".into()
+    } else if value.is_int() {
+        format!("the whole number {value}")
+    } else if value.is_float() {
+        format!("the number {value}")
+    } else if value.is_bool() {
+        format!("`{value}`")
+    } else if value.is_string() {
+        format!("the text \"{value}\"")
+    } else {
+        format!("a value of type {}", value.type_name())
+    }
 }
 
 /// Whether a hook gave back the value it was given.

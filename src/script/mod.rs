@@ -5,6 +5,8 @@ pub mod api;
 pub mod clock;
 pub mod engine;
 pub mod error;
+pub mod functions;
+pub mod hook_table;
 pub mod hooks;
 pub mod resolver;
 pub mod value;

@@ -61,6 +61,8 @@ pub struct Session {
     scope: Scope<'static>,
     sources: Sources,
     verbs: BTreeMap<String, Verb>,
+    /// The ruleset's own functions, each defined once, which house rules may replace.
+    functions: crate::script::functions::RulesetFunctions,
     abilities: api::SharedAbilities,
     manual: api::ManualDice,
     /// Where drawn cards come from when not from the top of the pile.
@@ -210,6 +212,7 @@ impl Session {
             scope: Scope::new(),
             sources: Sources::default(),
             verbs: BTreeMap::new(),
+            functions: Default::default(),
             abilities,
             manual,
             cards,
@@ -309,12 +312,22 @@ impl Session {
         self.run_guarded(&name, true, |engine, scope| {
             engine.run_ast_with_scope(scope, &ast)
         })?;
-        let declared = &self.scenario.ruleset.file.hooks;
-        let hooks: std::collections::BTreeSet<String> = ast
-            .iter_functions()
-            .filter(|f| house_rule && declared.contains_key(f.name))
-            .map(|f| f.name.to_string())
-            .collect();
+        let ruleset = &self.scenario.ruleset;
+        let sorted = if house_rule {
+            crate::script::functions::sort_house_rule(
+                &self.functions,
+                &ruleset.file.name,
+                &ruleset.file.hooks,
+                &self.sources,
+                &name,
+                &ast,
+            )?
+        } else {
+            self.functions
+                .add(&self.sources, &ruleset.id, &name, &ast)?;
+            Default::default()
+        };
+        let hooks = sorted.hooks.clone();
         for f in ast.iter_functions() {
             self.sources.define(f.name, &name);
             if hooks.contains(f.name) {
@@ -350,7 +363,7 @@ impl Session {
             );
         }
         let functions = ast.clone_functions_only();
-        if hooks.is_empty() {
+        if !house_rule {
             self.ast = self.ast.merge(&functions);
             return Ok(None);
         }
@@ -365,6 +378,7 @@ impl Session {
             id,
             ast: functions,
             hooks,
+            functions: sorted,
         }))
     }
 
@@ -1048,6 +1062,19 @@ impl Session {
             .borrow_mut()
             .set_turn(turn, side)
             .map_err(|m| Error::other(m, None))
+    }
+
+    /// What each house rule in force does, by name, in the order they apply: the hooks it
+    /// answers, the ruleset functions it replaces, the verbs it adds.
+    pub fn house_rule_functions(
+        &self,
+    ) -> Vec<(String, crate::script::functions::HouseRuleFunctions)> {
+        self.abilities
+            .borrow()
+            .house_rules
+            .iter()
+            .map(|r| (r.id.clone(), r.functions.clone()))
+            .collect()
     }
 
     /// The house rules in force, in the order they apply.

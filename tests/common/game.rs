@@ -131,6 +131,25 @@ impl Game {
         }
     }
 
+    /// A game in a project of its own (a copy of the real `scripts/`), whose files a test may
+    /// change with [`Game::edit`].
+    pub fn own_project(first: &str, romans: Units, vikings: Units) -> Game {
+        Game::with_abilities(first, romans, vikings, &[])
+    }
+
+    /// Replaces `from` with `to` in a file of the game's own project; panics unless `from` is
+    /// there, so that a test never passes by editing nothing.
+    pub fn edit(&self, file: &str, from: &str, to: &str) {
+        assert!(
+            self.own_project,
+            "only a game in a project of its own can edit its files"
+        );
+        let path = self.ws.path().join(file);
+        let text = std::fs::read_to_string(&path).expect("the file to edit");
+        assert!(text.contains(from), "{file} does not contain {from:?}");
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("the edited file");
+    }
+
     /// Writes a file beside the game (a house rule the scenario names, say), or in its own
     /// project's folders.
     pub fn write(&self, name: &str, text: &str) {

@@ -107,6 +107,7 @@ fn stat_to_dynamic(s: &Stat) -> Dynamic {
         Stat::Int(i) => Dynamic::from_int(*i),
         Stat::Float(f) => Dynamic::from_float(*f),
         Stat::Text(t) => Dynamic::from(t.clone()),
+        Stat::List(items) => Dynamic::from_array(items.iter().map(stat_to_dynamic).collect()),
     }
 }
 

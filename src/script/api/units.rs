@@ -20,9 +20,10 @@
 use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Map};
 
 use super::{
-    Res, Shared, UnitRef, host_error, number, place, stat_to_dynamic, strings, unit_array,
-    volatile, with_unit,
+    Res, Shared, UnitRef, host_error, host_error_with_help, number, place, stat_to_dynamic,
+    strings, unit_array, volatile, with_unit,
 };
+use crate::game::declared::{self, StatDecl};
 use crate::game::ruleset::Ruleset;
 use crate::host::geometry::Point;
 use crate::host::unit::{Stat, Unit};
@@ -37,9 +38,18 @@ pub(super) fn dynamic_to_stat(v: &Dynamic) -> Res<Stat> {
         Ok(Stat::Float(f))
     } else if let Some(s) = v.read_lock::<ImmutableString>() {
         Ok(Stat::Text(s.to_string()))
+    } else if let Some(a) = v.read_lock::<Array>() {
+        let items = a
+            .iter()
+            .map(|item| match dynamic_to_stat(item)? {
+                Stat::List(_) => Err(host_error("a list stat holds words and numbers, not lists")),
+                stat => Ok(stat),
+            })
+            .collect::<Res<Vec<Stat>>>()?;
+        Ok(Stat::List(items))
     } else {
         Err(host_error(format!(
-            "a stat must be a bool, number or string, not {}",
+            "a stat must be a bool, a number, a string or an array of them, not {}",
             v.type_name()
         )))
     }
@@ -59,11 +69,34 @@ fn stat_is(s: &Stat, v: &Dynamic) -> bool {
         Stat::Text(t) => v
             .read_lock::<ImmutableString>()
             .is_some_and(|x| x.as_str() == t),
+        Stat::List(items) => v.read_lock::<Array>().is_some_and(|a| {
+            a.len() == items.len() && items.iter().zip(a.iter()).all(|(s, v)| stat_is(s, v))
+        }),
     }
+}
+
+/// The ruleset's declared stats, shared by the functions that read and set stats.
+type Stats = std::rc::Rc<std::collections::BTreeMap<String, StatDecl>>;
+
+/// The declaration of the stat `name` (none for a private note, `_name`), or an error that
+/// names the declared ones: a misspelt stat is a mistake, never a quiet `()`.
+fn declared_stat<'a>(stats: &'a Stats, name: &str) -> Res<Option<&'a StatDecl>> {
+    if declared::is_private(name) {
+        return Ok(None);
+    }
+    declared::stat_decl(stats, name)
+        .map(Some)
+        .map_err(|(message, help)| host_error_with_help(message, help))
+}
+
+/// What a unit reads for a stat it does not carry: the declared default, if any.
+fn default_of(decl: Option<&StatDecl>) -> Option<Dynamic> {
+    decl.and_then(|d| d.default.as_ref()).map(stat_to_dynamic)
 }
 
 /// Registers the unit functions, the `Unit` type and `new_unit`.
 pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
+    let stats: Stats = std::rc::Rc::new(ruleset.file.stats.clone());
     engine.register_type_with_name::<UnitRef>("Unit");
 
     let st = state.clone();
@@ -83,17 +116,17 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
         unit_array(st.borrow().battlefield.by_side(side))
     });
     let st = state.clone();
+    let decls = stats.clone();
     volatile!(engine, "units_without", move |side: &str,
                                              stat: &str,
                                              value: Dynamic|
-          -> Array {
+          -> Res<Array> {
+        declared_stat(&decls, stat)?;
         let s = st.borrow();
         let units = s.battlefield.units();
-        unit_array(
-            s.battlefield
-                .by_side(side)
-                .filter(|&i| !units[i].stat(stat).is_some_and(|v| stat_is(v, &value))),
-        )
+        Ok(unit_array(s.battlefield.by_side(side).filter(|&i| {
+            !units[i].stat(stat).is_some_and(|v| stat_is(v, &value))
+        })))
     });
     let st = state.clone();
     volatile!(engine, "all_units", move || -> Array {
@@ -225,39 +258,48 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
     }
 
     let st = state.clone();
+    let decls = stats.clone();
     volatile!(engine, "stat", move |r: &mut UnitRef,
                                     name: &str|
           -> Res<Dynamic> {
+        let decl = declared_stat(&decls, name)?;
         with_unit(&st, *r, |u| {
-            u.stat(name).map_or(Dynamic::UNIT, stat_to_dynamic)
+            u.stat(name)
+                .map(stat_to_dynamic)
+                .or_else(|| default_of(decl))
+                .unwrap_or(Dynamic::UNIT)
         })
     });
     // `u["attack"]` and `u.attack` read a stat; unlike `u.stat("attack")`, a stat the unit
-    // lacks is an error, so a misspelt property does not quietly read as `()`.
+    // lacks (with no default) is an error, so a misspelt property does not quietly read as `()`.
     let st = state.clone();
+    let decls = stats.clone();
     engine.register_indexer_get(move |r: &mut UnitRef, name: &str| -> Res<Dynamic> {
+        let decl = declared_stat(&decls, name)?;
         let s = st.borrow();
         let u = s.unit(r.0).map_err(host_error)?;
-        u.stat(name).map(stat_to_dynamic).ok_or_else(|| {
-            host_error(format!(
-                "`{}` has no stat or property `{name}`{}",
-                u.id,
-                crate::host::suggest::suggestion_suffix(name, u.stats.keys().map(String::as_str))
-            ))
-        })
+        u.stat(name)
+            .map(stat_to_dynamic)
+            .or_else(|| default_of(decl))
+            .ok_or_else(|| host_error(format!("`{}` does not carry the stat `{name}`", u.id)))
     });
     let st = state.clone();
+    let decls = stats.clone();
     volatile!(engine, "has_stat", move |r: &mut UnitRef,
                                         name: &str|
           -> Res<bool> {
+        declared_stat(&decls, name)?;
         with_unit(&st, *r, |u| u.stats.contains_key(name))
     });
     let st = state.clone();
+    let decls = stats.clone();
     volatile!(engine, "set_stat", move |r: &mut UnitRef,
                                         name: &str,
                                         value: Dynamic|
           -> Res<()> {
         let stat = dynamic_to_stat(&value)?;
+        declared::check_stat(&decls, name, &stat)
+            .map_err(|(message, help)| host_error_with_help(message, help))?;
         st.borrow_mut()
             .set_stat(r.0, name, stat)
             .map_err(host_error)
