@@ -1,12 +1,37 @@
-//! The scripting API reference, docs/api.md, shows what its examples print. Every example
-//! followed by a `prints:` block is run here, as the reference says to run it
-//! (`sandtable run example.rhai --seed 1`, in the default scenario, or in the scenario a
+//! The scripting API reference, docs/api.md, is what the code makes of the engine's
+//! metadata and its template (`src/script/api/reference.md`), and shows what its examples
+//! print. Every example followed by a `prints:` block is run here, as the reference says to
+//! run it (`sandtable run example.rhai --seed 1`, in the default scenario, or in the scenario a
 //! `yaml` block earlier in the same section gives, saved as `grid.yaml`), and must print
 //! exactly that, after the game's opening lines.
 
 mod common;
 
-use common::{Workspace, diff, project_file};
+use common::{Workspace, diff, project, project_file};
+use sandtable::game::project::Project;
+use sandtable::game::scenario::Scenario;
+
+/// The committed docs/api.md is the one the code makes; `UPDATE_GOLDEN=1 cargo test --test
+/// api_docs` writes it anew.
+#[test]
+fn the_reference_is_made_from_the_registered_functions() {
+    let project = Project::at(project()).unwrap();
+    let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();
+    let made = sandtable::script::api::reference::reference(&scenario);
+    let path = project_file("docs/api.md");
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &made).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == made,
+        "docs/api.md is not what the registered functions and src/script/api/reference.md \
+         make (`-` committed, `+` made); regenerate it with `UPDATE_GOLDEN=1 cargo test \
+         --test api_docs`:\n{}",
+        diff(&committed, &made)
+    );
+}
 
 /// One example: where it starts in the file, its code, what it prints, and its scenario.
 struct Example {

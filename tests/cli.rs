@@ -7,7 +7,7 @@ use common::{Workspace, assert_golden, event_kinds, json_lines, project_file, sa
 
 /// The commands `sandtable --help` lists.
 const COMMANDS: &[&str] = &[
-    "play", "run", "battle", "sim", "odds", "roll", "check", "render",
+    "play", "run", "battle", "sim", "odds", "roll", "check", "render", "defs",
 ];
 
 // Guards that every command (and the top level) documents itself and exits 0 on `--help`.
@@ -642,4 +642,121 @@ fn a_ruleset_borrows_a_shared_ability_by_name() {
     let out = play(&ws);
     out.expect_code(0);
     out.stdout_has(&["defend_dice for legionary: 2 (heavy infantry) +1 stubborn = 3"]);
+}
+
+/// Whether `text` is in the syntax of Rhai definition files, as the Rhai language server reads
+/// them: `module static;`, then declarations `fn NAME(P: TYPE, ...) -> TYPE;` (`get NAME`,
+/// `set NAME` for properties) and `op SYMBOL(TYPE, ...) -> TYPE;`, each after its `///` doc;
+/// the first line that is not, or none.
+fn not_definitions(text: &str) -> Option<String> {
+    fn is_type(t: &str) -> bool {
+        let t = t.trim();
+        t == "?"
+            || t == "()"
+            || (!t.is_empty()
+                && t.chars()
+                    .all(|c| c.is_alphanumeric() || "_<>?, =".contains(c))
+                && t.starts_with(|c: char| c.is_alphabetic()))
+    }
+    fn is_name(n: &str) -> bool {
+        let n = n.trim();
+        !n.is_empty()
+            && n.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && n.chars().all(|c| c.is_alphanumeric() || c == '_')
+    }
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("//"));
+    if lines.next() != Some("module static;") {
+        return Some("no `module static;` first".into());
+    }
+    for line in lines {
+        let ok = (|| {
+            let decl = line.strip_suffix(';')?;
+            let (head, ret) = match decl.rsplit_once(") -> ") {
+                Some((head, ret)) => (head, Some(ret)),
+                None => (decl.strip_suffix(')')?, None),
+            };
+            if ret.is_some_and(|r| !is_type(r)) {
+                return None;
+            }
+            let (name, params) = head.split_once('(')?;
+            let params: Vec<&str> = params.split(", ").filter(|p| !p.is_empty()).collect();
+            if let Some(op) = name.strip_prefix("op ") {
+                return (!op.is_empty() && params.iter().all(|p| is_type(p))).then_some(());
+            }
+            let name = name.strip_prefix("fn ")?;
+            let name = name
+                .strip_prefix("get ")
+                .or_else(|| name.strip_prefix("set "))
+                .unwrap_or(name);
+            let typed = |p: &&str| {
+                p.split_once(": ")
+                    .is_some_and(|(n, t)| is_name(n.trim_start_matches("...")) && is_type(t))
+            };
+            (is_name(name) && params.iter().all(typed)).then_some(())
+        })();
+        if ok.is_none() {
+            return Some(line.to_string());
+        }
+    }
+    None
+}
+
+// `sandtable defs DIR` writes the editors' definition files: the host API and Rhai's own, and
+// the ruleset's verbs and hooks, each a file the Rhai language server reads.
+#[test]
+fn defs_writes_definition_files_for_editors() {
+    let ws = Workspace::new();
+    let out = ws.sandtable(&["defs", "defs"], None);
+    out.expect_code(0);
+    let dir = ws.path().join("defs");
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    for name in [
+        "__builtin__.d.rhai",
+        "__builtin-operators__.d.rhai",
+        "__static__.d.rhai",
+        "verbs.d.rhai",
+        "hooks.d.rhai",
+    ] {
+        assert!(out.stdout.contains(name), "{}", out.stdout);
+        if let Some(line) = not_definitions(&read(name)) {
+            panic!("{name} is not in the definitions syntax: `{line}`");
+        }
+    }
+    let host = read("__static__.d.rhai");
+    assert!(
+        host.contains("/// and logs the roll with `why` in front of it")
+            && host.contains("fn roll(expr: String, why: String) -> Roll;")
+            && host.contains("fn get hits(u: Unit) -> int;")
+            && host.contains("fn units_within(centre: ?, radius: ?) -> Array;"),
+        "{host}"
+    );
+    let verbs = read("verbs.d.rhai");
+    assert!(
+        verbs.contains("/// Attack an enemy figure")
+            && verbs.contains("fn melee(attacker: ?, defender: ?) -> ?;"),
+        "{verbs}"
+    );
+    let hooks = read("hooks.d.rhai");
+    assert!(
+        hooks.contains("fn attack_dice(value: ?, info: ?) -> ?;"),
+        "{hooks}"
+    );
+    // Another scenario's ruleset gives its own verbs; the files are replaced.
+    let sint = project_file("scenarios/sint_edgehill_lane.yaml");
+    ws.sandtable(&["defs", "defs", &sint], None).expect_code(0);
+    assert!(!read("verbs.d.rhai").contains("fn melee(attacker"));
+}
+
+// `defs` writes only plain files: a folder in the way of one is refused, not followed.
+#[test]
+fn defs_refuses_to_write_over_what_is_not_a_file() {
+    let ws = Workspace::new();
+    std::fs::create_dir_all(ws.path().join("defs/verbs.d.rhai")).unwrap();
+    ws.sandtable(&["defs", "defs"], None)
+        .expect_code(1)
+        .stderr_has(&["is a folder, not a file"]);
 }

@@ -562,3 +562,38 @@ fn a_batch_refuses_manual_cards() {
         .expect_code(1)
         .stderr_has(&["`:cards` needs players at the prompt: a batch file draws its cards"]);
 }
+
+// `:help NAME` showed a verb only: a host function's signatures and doc, from the engine's
+// metadata, show too, and so do a property's and a type's.
+#[test]
+fn help_shows_a_host_function_a_property_and_a_type() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(":help roll\n:help hits\n:help Point\n:help melee\n"),
+    );
+    out.expect_code(0).stdout_has(&[
+        "roll(expr: string) -> Roll\n  Rolls a dice expression and logs the roll.",
+        "roll(expr: string, why: string) -> Roll\n",
+        "  ```rhai\n  let r = roll(\"3d6+1\");",
+        "u.hits -> INT\n  Hits taken",
+        "u.hits = value: INT\n  Sets the hits taken; logs `viking_1 hits: 0 -> 1`",
+        "the type Point\n  A point on the table, in inches",
+        "  p.x -> FLOAT ",
+        "melee attacker defender  (a verb of Playmobil Melee Combat)\n  Attack an enemy figure",
+    ]);
+}
+
+// An unknown name at `:help` said "unknown verb" even when it was a host function misspelt:
+// the did-you-mean looks among verbs and host functions alike.
+#[test]
+fn help_on_an_unknown_name_suggests_a_verb_or_a_host_function() {
+    sandtable(&["run", "-", "--seed", "3"], Some(":help units_withn\n"))
+        .expect_code(1)
+        .stderr_has(&[
+            "no verb or host function `units_withn`",
+            "did you mean `units_within`?",
+        ]);
+    sandtable(&["run", "-", "--seed", "3"], Some(":help mele\n"))
+        .expect_code(1)
+        .stderr_has(&["did you mean `melee`?"]);
+}

@@ -13,7 +13,7 @@ use crate::session::line::{Line, Parsed, Word};
 pub const META_COMMANDS: &[(&str, &str)] = &[
     (
         ":help",
-        "list the verbs of the ruleset and these commands (`:help VERB` for one verb)",
+        "list the verbs of the ruleset and these commands (`:help NAME` for one verb or host function)",
     ),
     (
         ":units",
@@ -418,27 +418,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
 
 fn help(session: &Session, parsed: &Parsed, topic: Option<&Word>) -> Result<Reply, Error> {
     if let Some(w) = topic {
-        let Some(v) = session.verbs().get(&w.text) else {
-            let help = did_you_mean(&w.text, session.verbs().keys().map(String::as_str))
-                .map(|s| format!("did you mean `{s}`?"));
-            return Err(parsed.error_at(
-                w.start,
-                w.len,
-                format!("unknown verb `{}`", w.text),
-                "not a verb",
-                help,
-            ));
-        };
-        return Ok(Reply::Text(format!(
-            "{} {}\n  {}",
-            v.name,
-            v.params.join(" "),
-            if v.doc.is_empty() {
-                "(no description)"
-            } else {
-                &v.doc
-            }
-        )));
+        return help_on(session, parsed, w).map(Reply::Text);
     }
     let mut out = format!("{} verbs:\n", session.scenario().ruleset.file.name);
     for v in session.verbs().values() {
@@ -466,6 +446,98 @@ fn help(session: &Session, parsed: &Parsed, topic: Option<&Word>) -> Result<Repl
         "Anything else is Rhai, e.g. `unit(\"viking_1\").stat(\"attack\")`; see docs/api.md.",
     );
     Ok(Reply::Text(out))
+}
+
+/// `:help NAME`: a verb of the ruleset, a host function (every signature of that name, with
+/// its doc, from the engine's metadata: a function, method, property or operator) or a type
+/// the host gives scripts; for another name, a did-you-mean over all of them.
+fn help_on(session: &Session, parsed: &Parsed, w: &Word) -> Result<String, Error> {
+    let name = w.text.as_str();
+    let functions = session.host_functions();
+    let types = session.host_types();
+    let mut parts = Vec::new();
+    if let Some(v) = session.verbs().get(name) {
+        parts.push(format!(
+            "{} {}  (a verb of {})\n{}",
+            v.name,
+            v.params.join(" "),
+            session.scenario().ruleset.file.name,
+            indent(if v.doc.is_empty() {
+                "(no description)"
+            } else {
+                &v.doc
+            })
+        ));
+    }
+    if let Some(t) = types.iter().find(|t| t.name == name) {
+        let mut text = format!("the type {}\n{}", t.name, indent(&t.doc));
+        for f in functions.iter().filter(|f| f.owner() == Some(name)) {
+            text.push_str(&format!("\n  {:<34} {}", f.signature(), f.summary()));
+        }
+        parts.push(text);
+    }
+    let name = if name == "u[name]" { "[]" } else { name };
+    for f in functions.iter().filter(|f| f.name == name) {
+        parts.push(format!("{}\n{}", f.signature(), indent(&f.doc)));
+    }
+    if !parts.is_empty() {
+        return Ok(parts.join("\n\n"));
+    }
+    let candidates = session
+        .verbs()
+        .keys()
+        .map(String::as_str)
+        .chain(functions.iter().map(|f| f.name.as_str()))
+        .chain(types.iter().map(|t| t.name.as_str()));
+    let help = did_you_mean(name, candidates)
+        .map(|s| format!("did you mean `{s}`?"))
+        .or_else(|| Some("`:help` lists the verbs; docs/api.md every host function".into()));
+    Err(parsed.error_at(
+        w.start,
+        w.len,
+        format!("no verb or host function `{name}`"),
+        "not a verb or a host function",
+        help,
+    ))
+}
+
+/// Each line of `text` indented by two spaces (blank lines left blank), its Markdown links
+/// shown as their text (`[dice expression](#the-dice-expression-language)` as `dice
+/// expression`), since the links lead into docs/api.md.
+fn indent(text: &str) -> String {
+    let mut plain = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let link = after.find("](").and_then(|close| {
+            let target = &after[close + 2..];
+            let end = target.find(')')?;
+            (!after[..close].contains(['[', '\n'])).then_some((close, close + 2 + end + 1))
+        });
+        match link {
+            Some((close, skip)) => {
+                plain.push_str(&rest[..open]);
+                plain.push_str(&after[..close]);
+                rest = &after[skip..];
+            }
+            None => {
+                plain.push_str(&rest[..=open]);
+                rest = after;
+            }
+        }
+    }
+    plain.push_str(rest);
+    plain
+        .lines()
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                format!("  {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The trace of the last action, for `:explain`.

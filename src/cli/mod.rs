@@ -14,6 +14,7 @@ mod battle;
 mod check;
 pub mod command;
 mod data_dir;
+mod defs;
 mod errors;
 mod helper;
 mod hooks;
@@ -132,6 +133,16 @@ enum Command {
         #[arg(allow_hyphen_values = true)]
         expr: String,
     },
+    /// Write Rhai definition files for editors: the host API, Rhai's standard library, and
+    /// the ruleset's verbs and hooks, with their docs (see docs/editors.md)
+    Defs {
+        /// The folder to write them into (made if absent; files of the same names in it are
+        /// replaced)
+        dir: PathBuf,
+        /// The scenario whose ruleset's verbs and hooks to declare (the default scenario
+        /// when none is given)
+        scenario: Option<PathBuf>,
+    },
     /// Check scenarios and scripts, reporting every problem
     Check {
         /// Files or folders to check
@@ -240,6 +251,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Some(Command::Check { paths, scenario }) => {
             check::check(&common, &paths, scenario.as_deref())
         }
+        Some(Command::Defs { dir, scenario }) => defs::defs(&common, &dir, scenario),
         Some(Command::Battle { scenario, explain }) => battle::battle(&common, scenario, explain),
         Some(Command::Sim {
             scenario,

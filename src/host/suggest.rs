@@ -3,12 +3,14 @@
 /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
 ///
 /// Closeness scales with length: one edit for short names, up to a third of the word for long
-/// ones. Ties go to the candidate listed first, so suggestions are deterministic.
+/// ones, and never the whole word (`b` is no typo of `a`). Ties go to the candidate listed
+/// first, so suggestions are deterministic.
 pub fn did_you_mean<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
-    let limit = (word.chars().count() / 3).max(1);
+    let len = word.chars().count();
+    let limit = (len / 3).max(1).min(len.saturating_sub(1));
     let lower = word.to_lowercase();
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
@@ -74,6 +76,13 @@ mod tests {
     fn unrelated_word_gets_no_suggestion() {
         assert_eq!(did_you_mean("elephant", ["viking_1", "legionary_1"]), None);
         assert_eq!(suggestion_suffix("zzz", ["melee"]), "");
+    }
+
+    #[test]
+    fn a_word_changed_whole_is_no_typo() {
+        assert_eq!(did_you_mean("b", ["a", "c"]), None);
+        assert_eq!(did_you_mean("z", ["x", "y"]), None);
+        assert_eq!(did_you_mean("xs", ["x"]), Some("x"));
     }
 
     #[test]

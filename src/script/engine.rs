@@ -249,10 +249,41 @@ pub fn sandboxed(
 /// `sort_by` and `dedup_by_comparer`). Here the comparer's first error stops the call and
 /// reaches the player, and the array is left as it was.
 pub fn register_comparers(engine: &mut Engine) {
-    engine
-        .register_fn("sort", sort_by)
-        .register_fn("sort_by", sort_by)
-        .register_fn("dedup", dedup_by);
+    use crate::script::metadata::host;
+    host!(engine,
+        /// Sorts the array in place by a comparer, a function of two items `x` and `y` that
+        /// answers a number (negative when `x` goes first) or `true` when `x` goes first. The
+        /// sort is stable. It stops at the comparer's first error and reports it, and the
+        /// array stays as it was (Rhai's own `sort` would ignore the error and sort on in some
+        /// other order). Raises `the comparer given to `sort` must answer a number or
+        /// true/false, not ...`.
+        ///
+        /// ```rhai
+        /// let a = [3, 1, 2];
+        /// a.sort(|x, y| x - y);
+        /// print(a);
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// [1, 2, 3]
+        /// ```
+        fn (a: array) sort(comparer: any) -> (),
+        sort_by
+    );
+    host!(engine,
+        /// Sorts the array in place by a comparer, as `sort(comparer)` does.
+        fn (a: array) sort_by(comparer: any) -> (),
+        sort_by
+    );
+    host!(engine,
+        /// Drops each item the comparer (a function of two items answering `true` when they
+        /// are equal) finds equal to the one kept before it; stops at the comparer's first
+        /// error, and the array stays as it was.
+        fn (a: array) dedup(comparer: any) -> (),
+        dedup_by
+    );
 }
 
 /// The comparer's answer as an order: a number (negative, zero, positive) or a boolean

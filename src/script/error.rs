@@ -4,14 +4,20 @@
 //! [`Error::Rules`], shown as a plain message. Anything else is a script problem (a syntax
 //! error, a bad argument to a host function, a limit of the sandbox): it becomes a
 //! [`ScriptDiagnostic`] pointing at the line and column in the script where it happened.
+//!
+//! An unknown function, variable or property of a host type gets the same did-you-mean as
+//! the static pass gives ([`crate::script::lint::runtime_help`]): [`Sources`] reads what the
+//! engine defines at the first script it compiles, and the functions of every script.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 use rhai::{AST, Engine, EvalAltResult, LexError, ParseError, ParseErrorType, Position};
 
 use crate::error::{Error, ScriptDiagnostic, line_col_to_byte, place};
 use crate::limits::WALL_CLOCK_FACTOR;
 use crate::script::engine::{Budget, COMPILE_OUT_OF_TIME, Limits, OUT_OF_TIME, OUT_OF_WALL_TIME};
+use crate::script::lint::{self, Defined, Finding, Known, Unknown};
 use crate::script::value::HostError;
 
 /// The help of every error that stops a script running away (its time budget, its
@@ -26,6 +32,10 @@ pub struct Sources {
     /// Rhai names the running AST's source for a failing function, which after merging is
     /// the line that called it, not the file that defines it.
     functions: HashMap<String, String>,
+    /// What the engine defines, read when the first script is compiled.
+    known: Option<Rc<Known>>,
+    /// The functions of every script compiled, with their arities.
+    arities: BTreeMap<String, BTreeSet<usize>>,
 }
 
 impl Sources {
@@ -51,11 +61,31 @@ impl Sources {
     ) -> Result<AST, Error> {
         crate::error::check_script_size(name, text)?;
         self.insert(name, text);
+        if self.known.is_none() {
+            self.known = Some(Rc::new(Known::of(engine)));
+        }
         let mut ast = budget
             .compiling(|| engine.compile(text))
             .map_err(|e| self.parse_error(name, &e, &limits_of(engine)))?;
         ast.set_source(name);
+        for f in ast.iter_functions() {
+            self.arities
+                .entry(f.name.to_string())
+                .or_default()
+                .insert(f.params.len());
+        }
         Ok(ast)
+    }
+
+    /// What the engine defines, as read when the first script was compiled (for the static
+    /// pass, [`crate::script::lint`], so that it is read once).
+    pub fn known(&self) -> Option<&Known> {
+        self.known.as_deref()
+    }
+
+    /// A finding of the static pass as a diagnostic at its line.
+    pub fn finding(&self, f: &Finding) -> Error {
+        self.diagnostic(&f.source, f.position, f.message.clone(), f.help.clone())
     }
 
     /// Records that `source` defines a function.
@@ -168,6 +198,7 @@ impl Sources {
             };
         }
         let (message, help) = runtime_in_words(err, limits);
+        let help = self.did_you_mean(err, &src).or(help);
         // Rhai passes a runaway up through the calls without saying where it ran away: all
         // that is known is the script whose function was called first, which is not where
         // the loop is, so it is said as such rather than given as the place.
@@ -186,6 +217,87 @@ impl Sources {
             diagnostic
         }
     }
+}
+
+impl Sources {
+    /// The help of an unknown function, variable or property of a host type that knows what
+    /// is defined (`src`: the script the error is in), as the static pass gives it.
+    fn did_you_mean(&self, err: &EvalAltResult, src: &str) -> Option<String> {
+        let empty = Known::default();
+        let mut functions = self.arities.clone();
+        for name in self.functions.keys() {
+            functions.entry(name.clone()).or_default();
+        }
+        let defined = Defined {
+            known: self.known.as_deref().unwrap_or(&empty),
+            functions: &functions,
+        };
+        match err {
+            EvalAltResult::ErrorFunctionNotFound(signature, _) => {
+                let (name, args) = signature_parts(signature);
+                let args: Vec<String> = args.iter().map(|a| rhai_type_name(a)).collect();
+                if let Some(property) = name
+                    .strip_prefix("get$")
+                    .or_else(|| name.strip_prefix("set$"))
+                {
+                    let on = args.first()?;
+                    return lint::runtime_help(&defined, Unknown::Property { on, name: property });
+                }
+                if name.contains('$') || !name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                {
+                    return None;
+                }
+                lint::runtime_help(&defined, Unknown::Function { name, args: &args })
+            }
+            EvalAltResult::ErrorVariableNotFound(name, pos) => {
+                // The script is compiled again, on this error only, to see what was in scope.
+                let text = self.get(src)?;
+                let ast = Engine::new_raw().compile(text).ok()?;
+                let in_scope = lint::variables_at(&ast, *pos)?;
+                lint::runtime_help(
+                    &defined,
+                    Unknown::Variable {
+                        name,
+                        in_scope: &in_scope,
+                    },
+                )
+            }
+            EvalAltResult::ErrorDotExpr(s, _) if s.starts_with("Unknown property") => {
+                let names = quoted(s);
+                let [property, on] = names.as_slice() else {
+                    return None;
+                };
+                lint::runtime_help(&defined, Unknown::Property { on, name: property })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A type as Rhai names it in a signature (`&str | ImmutableString | String`, `Unit`), as
+/// [`lint::Ty::named`] reads it.
+fn rhai_type_name(name: &str) -> String {
+    let name = name.trim();
+    if name.contains("ImmutableString") {
+        "string".into()
+    } else {
+        name.to_string()
+    }
+}
+
+/// `name (type, type)`, Rhai's signature of a call no function answers, as its name and its
+/// arguments' types.
+fn signature_parts(signature: &str) -> (&str, Vec<&str>) {
+    let (name, args) = match signature.split_once(" (") {
+        Some((name, rest)) => (name.trim(), rest.strip_suffix(')').unwrap_or(rest)),
+        None => (signature.trim(), ""),
+    };
+    let args = if args.trim().is_empty() {
+        Vec::new()
+    } else {
+        args.split(", ").collect()
+    };
+    (name, args)
 }
 
 /// The limits an engine keeps, as far as it says (the rest are the defaults).
@@ -675,15 +787,8 @@ pub fn in_words(err: &EvalAltResult) -> String {
 /// `Function not found: name (i64, &str | ImmutableString | String)`, Rhai's words for a call
 /// no function answers, in a player's.
 fn function_not_found(signature: &str) -> Words {
-    let (name, args) = match signature.split_once(" (") {
-        Some((name, rest)) => (name.trim(), rest.strip_suffix(')').unwrap_or(rest)),
-        None => (signature.trim(), ""),
-    };
-    let args: Vec<String> = if args.trim().is_empty() {
-        Vec::new()
-    } else {
-        args.split(", ").map(type_in_words).collect()
-    };
+    let (name, args) = signature_parts(signature);
+    let args: Vec<String> = args.into_iter().map(type_in_words).collect();
     let operator = !name.starts_with(|c: char| c.is_alphanumeric() || c == '_');
     if let Some(property) = name.strip_prefix("get$") {
         return (
@@ -807,5 +912,76 @@ fn tidy(text: &str) -> String {
             first.to_lowercase().chain(out.chars().skip(1)).collect()
         }
         _ => out,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use miette::Diagnostic;
+
+    use crate::game::project::Project;
+    use crate::game::scenario::Scenario;
+    use crate::session::Session;
+
+    fn session() -> Session {
+        let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();
+        Session::new(&project, scenario, 1).unwrap()
+    }
+
+    /// What a failing line says: its message and its help.
+    fn fails(session: &mut Session, code: &str) -> (String, String) {
+        let e = session.eval("line", code).unwrap_err();
+        let help = e.help().map(|h| h.to_string()).unwrap_or_default();
+        (e.to_string(), help)
+    }
+
+    // `dise` for `dice` failed when the hook first ran, without a did-you-mean.
+    #[test]
+    fn an_unknown_variable_at_run_time_says_what_was_meant() {
+        let mut s = session();
+        let _ = s.eval("line 1", "fn boost(dice) {\n  dise + 1\n}").unwrap();
+        let (message, help) = fails(&mut s, "boost(1)");
+        assert!(
+            message.contains("the variable `dise` is not defined"),
+            "{message}"
+        );
+        assert_eq!(help, "did you mean `dice`?");
+    }
+
+    #[test]
+    fn an_unknown_function_at_run_time_says_what_was_meant() {
+        let mut s = session();
+        let (message, help) = fails(&mut s, "rol(\"2d6\")");
+        assert!(message.contains("there is no function `rol`"), "{message}");
+        assert_eq!(help, "did you mean `roll`?");
+        let (_, help) = fails(&mut s, "point(1, 2, 3)");
+        assert_eq!(help, "`point` takes 2 arguments");
+        // A property called as a method (`info.unit.stats("defend")`).
+        let (_, help) = fails(&mut s, "unit(\"viking_1\").stats(\"defend\")");
+        assert_eq!(
+            help,
+            "did you mean `stat`? (`stats` is a property, read without brackets: `x.stats`)"
+        );
+    }
+
+    #[test]
+    fn an_unknown_property_of_a_host_type_at_run_time_says_what_was_meant() {
+        let mut s = session();
+        let (message, help) = fails(&mut s, "roll(\"2d6\").totl");
+        assert!(
+            message.contains("a roll has no property `totl`"),
+            "{message}"
+        );
+        assert_eq!(help, "did you mean `total`?");
+        // A unit's indexer reads its stats as properties: among them and its properties.
+        let (message, help) = fails(&mut s, "unit(\"viking_1\").hitz");
+        assert!(
+            message.contains("`viking_1` has no stat or property `hitz`"),
+            "{message}"
+        );
+        assert_eq!(help, "did you mean `hits`?");
+        let (_, help) = fails(&mut s, "unit(\"viking_1\").defnd");
+        assert_eq!(help, "did you mean the stat `defend`?");
     }
 }

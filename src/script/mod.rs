@@ -3,10 +3,13 @@
 
 pub mod api;
 pub mod clock;
+pub mod definitions;
 pub mod engine;
 pub mod error;
 pub mod functions;
 pub mod hook_table;
 pub mod hooks;
+pub mod lint;
+pub mod metadata;
 pub mod resolver;
 pub mod value;

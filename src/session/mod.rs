@@ -868,6 +868,23 @@ impl Session {
         &self.verbs
     }
 
+    /// Every host function scripts can call, with its parameters and doc, read from the
+    /// engine's metadata (for `:help`).
+    pub fn host_functions(&self) -> Vec<crate::script::metadata::FnDoc> {
+        crate::script::metadata::functions(&self.engine)
+    }
+
+    /// Rhai's definition files of this game's engine (the host API and Rhai's standard
+    /// library), as (file name, text), for editors (`sandtable defs`).
+    pub fn engine_definitions(&self) -> Vec<(String, String)> {
+        self.engine.definitions().iter_files().collect()
+    }
+
+    /// Every type the host gives scripts, with its doc.
+    pub fn host_types(&self) -> Vec<crate::script::metadata::TypeDoc> {
+        crate::script::metadata::types(&self.engine)
+    }
+
     /// The files the game comes from: the ruleset's package, the shared abilities it
     /// borrows, the house rules and the scenario (what a watcher watches for hot reload).
     pub fn script_paths(&self) -> Vec<std::path::PathBuf> {

@@ -19,9 +19,10 @@ use std::rc::Rc;
 
 use rhai::{Array, Dynamic, Engine, INT};
 
-use super::{DeckRef, DiceAsker, FaceFeed, Res, Shared, host_error, volatile};
+use super::{DeckRef, DiceAsker, FaceFeed, Res, Shared, host_error};
 use crate::game::state::{Drawn, StateError};
 use crate::host::cards::{Card, Colour, Deck, Suit};
+use crate::script::metadata::{host, host_type};
 
 /// Where drawn cards come from when not from the top of the pile (see [`CardSource`]).
 pub type ManualCards = Rc<RefCell<Option<CardSource>>>;
@@ -171,6 +172,87 @@ fn looked_at(source: &ManualCards, deck: &Deck) -> Res<()> {
     }
 }
 
+host_type!(
+    /// A playing card: a plain value. `print(c)` and `` `${c}` `` give `Q♥`, `10♠`,
+    /// `RJOKER`; `==` and `!=` compare two cards.
+    ///
+    /// ```rhai
+    /// let c = card("QH");
+    /// print(`${c} ${c.rank} ${c.suit} ${c.colour} ${c.name} ${c.is_face}`);
+    /// let j = card("joker");
+    /// print(`${j} ${j.rank} ${j.name} ${j.is_joker}`);
+    /// print(card("10s") == card("T♠"));
+    /// ```
+    ///
+    /// prints:
+    ///
+    /// ```text
+    /// Q♥ 12 hearts red Queen of hearts true
+    /// BJOKER 0 black joker true
+    /// true
+    /// ```
+    Card as Card
+);
+
+host_type!(
+    /// A handle on one of the game's decks: a draw pile and a discard pile. Drawing,
+    /// discarding and shuffling change the game's deck, and are logged and undone like any
+    /// change. `print(dk)` gives `deck NAME`.
+    ///
+    /// A drawn card goes nowhere until you `discard` it (or keep it); a flipped card is on
+    /// the discards already, and logs one line where a draw and a discard log two. `flip()`
+    /// reads real cards (`:cards manual`) and walks every card in `:odds` as `draw()` does.
+    /// Drawing one card (`draw()` or `draw(1)`) from an empty pile raises the deck's own
+    /// message, which says what to do: ``the `NAME` deck is empty (3 cards in its discards;
+    /// reshuffle them)``, or ``the `NAME` deck is empty (and its discards are empty too)``.
+    /// Drawing several from a pile with too few cards raises ``cannot draw N cards from the
+    /// `NAME` deck: only M left`` and draws nothing. `draw(0)` raises `draw at least one
+    /// card`, and a negative `n` raises `the number of cards must not be negative, got N`.
+    ///
+    /// Once shuffled, a pile's order is hidden from the players: any card left may come
+    /// next. Two things rely on it. Exact odds (`:odds`, `odds --action`) walk every card a
+    /// draw could take from a shuffled pile (see
+    /// [odds](odds.md#the-odds-of-a-rules-action)); a script that peeks at a shuffled pile
+    /// makes them an estimate. With real cards (`:cards manual`, see
+    /// [the prompt](prompt.md#real-cards)) the players type each card they draw, which is
+    /// taken out of the pile wherever it is, and `peek` at a shuffled pile raises ``the
+    /// `NAME` deck is shuffled at the table (`:cards manual`): the rules cannot peek at its
+    /// order here``. A deck made in a given order and never shuffled keeps its known order:
+    /// it is drawn from the top.
+    ///
+    /// ```rhai
+    /// let orders = new_deck("orders", "standard");
+    /// print(orders.peek(3));
+    /// let top = orders.draw();
+    /// let more = orders.draw(3);
+    /// orders.discard(top);
+    /// print(`${orders.count} left, ${orders.discards} discarded`);
+    /// orders.reshuffle();
+    /// print(`${orders.count} left, ${orders.discards} discarded`);
+    /// let events = new_deck("events", ["KS", card("2C")]);
+    /// print(deck("events").draw(2));
+    /// print(type_of(events.peek()));
+    /// ```
+    ///
+    /// prints:
+    ///
+    /// ```text
+    ///   new deck `orders` of 52 cards
+    /// [A♠, 2♠, 3♠]
+    ///   drew A♠ from the orders deck
+    ///   drew 2♠ 3♠ 4♠ from the orders deck
+    ///   discarded A♠ to the orders deck
+    /// 48 left, 1 discarded
+    ///   shuffled the orders deck's discards back into it
+    /// 49 left, 0 discarded
+    ///   new deck `events` of 2 cards
+    ///   drew K♠ 2♣ from the events deck
+    /// [K♠, 2♣]
+    /// ()
+    /// ```
+    DeckRef as Deck
+);
+
 /// Registers the card and deck functions and the `Card` and `Deck` types.
 pub(super) fn register(
     engine: &mut Engine,
@@ -178,146 +260,270 @@ pub(super) fn register(
     source: &ManualCards,
     budget: &crate::script::engine::Budget,
 ) {
-    engine.register_type_with_name::<Card>("Card");
-    engine.register_type_with_name::<DeckRef>("Deck");
-    engine
-        .register_fn("card", |text: &str| -> Res<Card> {
-            Card::parse(text).map_err(|e| host_error(e.to_string()))
-        })
-        .register_get("rank", |c: &mut Card| INT::from(c.rank()))
-        .register_get("suit", |c: &mut Card| {
-            c.suit().map_or("", suit_name).to_string()
-        })
-        .register_get("colour", |c: &mut Card| colour_name(c.colour()).to_string())
-        .register_get("is_face", |c: &mut Card| c.is_face())
-        .register_get("is_joker", |c: &mut Card| c.is_joker())
-        .register_get("is_ace", |c: &mut Card| c.is_ace())
-        .register_get("is_red", |c: &mut Card| c.colour() == Colour::Red)
-        .register_get("is_black", |c: &mut Card| c.colour() == Colour::Black)
-        .register_get("name", |c: &mut Card| match c.suit() {
+    engine.build_type::<Card>().build_type::<DeckRef>();
+    host!(engine,
+        /// Reads one [card](#how-cards-are-written). Logs nothing. Raises ``unknown card
+        /// `TEXT`: write a rank (A, 2-10, J, Q, K) then a suit (S, H, D, C), or JOKER``.
+        fn card(text: string) -> Card,
+        |text: &str| -> Res<Card> { Card::parse(text).map_err(|e| host_error(e.to_string())) }
+    );
+    host!(engine,
+        /// 1 (Ace) to 13 (King): Jack 11, Queen 12; 0 for a joker.
+        get (c: Card) rank -> INT,
+        |c: &mut Card| INT::from(c.rank())
+    );
+    host!(engine,
+        /// `"spades"`, `"hearts"`, `"diamonds"` or `"clubs"`; `""` for a joker.
+        get (c: Card) suit -> string,
+        |c: &mut Card| c.suit().map_or("", suit_name).to_string()
+    );
+    host!(engine,
+        /// `"red"` or `"black"` (a joker has its own colour).
+        get (c: Card) colour -> string,
+        |c: &mut Card| colour_name(c.colour()).to_string()
+    );
+    host!(engine,
+        /// Whether it is a Jack, Queen or King.
+        get (c: Card) is_face -> bool,
+        |c: &mut Card| c.is_face()
+    );
+    host!(engine,
+        /// Whether it is either joker.
+        get (c: Card) is_joker -> bool,
+        |c: &mut Card| c.is_joker()
+    );
+    host!(engine,
+        /// Whether it is an Ace.
+        get (c: Card) is_ace -> bool,
+        |c: &mut Card| c.is_ace()
+    );
+    host!(engine,
+        /// Whether it is a heart, a diamond or the red joker.
+        get (c: Card) is_red -> bool,
+        |c: &mut Card| c.colour() == Colour::Red
+    );
+    host!(engine,
+        /// Whether it is a spade, a club or the black joker.
+        get (c: Card) is_black -> bool,
+        |c: &mut Card| c.colour() == Colour::Black
+    );
+    host!(engine,
+        /// Its name in words: `"Queen of hearts"`, `"Ace of spades"`, `"10 of clubs"`,
+        /// `"red joker"`.
+        get (c: Card) name -> string,
+        |c: &mut Card| match c.suit() {
             Some(s) => format!("{} of {}", c.rank_name(), suit_name(s)),
             None => format!("{} joker", colour_name(c.colour())),
-        })
-        .register_fn("to_string", |c: &mut Card| c.to_string())
-        .register_fn("to_debug", |c: &mut Card| c.to_string())
-        .register_fn("==", |a: Card, b: Card| a == b)
-        .register_fn("!=", |a: Card, b: Card| a != b);
+        }
+    );
+    host!(engine,
+        /// The card as it prints: rank and suit symbol (`A♠`, `10♥`), `BJOKER`, `RJOKER`.
+        fn (c: Card) to_string() -> string,
+        |c: &mut Card| c.to_string()
+    );
+    host!(engine,
+        /// The card as it prints, as `to_string` (what `debug` gives).
+        fn (c: Card) to_debug() -> string,
+        |c: &mut Card| c.to_string()
+    );
+    host!(engine,
+        /// Whether two cards are the same card.
+        op (a: Card) == (b: Card) -> bool,
+        |a: Card, b: Card| a == b
+    );
+    host!(engine,
+        /// Whether two cards differ.
+        op (a: Card) != (b: Card) -> bool,
+        |a: Card, b: Card| a != b
+    );
 
     let st = state.clone();
-    volatile!(engine, "deck", move |name: &str| -> Res<DeckRef> {
-        st.borrow().deck(name).map_err(host_error)?;
-        Ok(DeckRef(name.into()))
-    });
+    host!(engine,
+        /// The game's deck called `name`: one from the scenario's `decks:` or one a script
+        /// made with `new_deck`. Logs nothing. Raises ``no deck called `NAME` `` (with a
+        /// did-you-mean, or `this game has no decks`).
+        fn deck(name: string) -> Deck,
+        move |name: &str| -> Res<DeckRef> {
+            st.borrow().deck(name).map_err(host_error)?;
+            Ok(DeckRef(name.into()))
+        }
+    );
     let st = state.clone();
-    volatile!(engine, "new_deck", move |name: &str,
-                                        kind: &str|
-          -> Res<DeckRef> {
-        // A card is at most 6 characters with its separator: a longer list is over the limit.
-        if kind.len() > MAX_DECK * 8 {
-            return Err(host_error(format!("a deck holds at most {MAX_DECK} cards")));
-        }
-        let deck = match kind {
-            "standard" => Deck::standard(name, false),
-            "standard+jokers" => Deck::standard(name, true),
-            list => Deck::parse_list(name, list).map_err(|e| host_error(e.to_string()))?,
-        };
-        if deck.len() > MAX_DECK {
-            return Err(host_error(format!("a deck holds at most {MAX_DECK} cards")));
-        }
-        st.borrow_mut().add_deck(deck);
-        Ok(DeckRef(name.into()))
-    });
-    let st = state.clone();
-    volatile!(engine, "new_deck", move |name: &str,
-                                        cards: Array|
-          -> Res<DeckRef> {
-        if cards.len() > MAX_DECK {
-            return Err(host_error(format!("a deck holds at most {MAX_DECK} cards")));
-        }
-        let mut list = Vec::new();
-        for c in cards {
-            let card = if let Some(card) = c.clone().try_cast::<Card>() {
-                card
-            } else {
-                Card::parse(&c.to_string()).map_err(|e| host_error(e.to_string()))?
+    host!(engine,
+        /// Makes a deck and adds it to the game, replacing any deck of that name. `kind` is
+        /// `"standard"` (52 cards), `"standard+jokers"` (54), or a list of cards in one
+        /// string such as `"AS, 10H, JOKER"` (commas or spaces between them). The first card
+        /// listed is on top. A deck made this way holds at most 1,000 cards; more raises `a
+        /// deck holds at most 1000 cards`.
+        ///
+        /// The new deck is **not shuffled**: call `shuffle()` on it. A standard deck starts
+        /// in new-deck order: spades Ace to King, then hearts, diamonds, clubs, then the
+        /// black and the red joker, so its first card is `A♠`. Logs ``new deck `orders` of
+        /// 52 cards``. Raises `unknown card ...` for a card that does not read.
+        fn new_deck(name: string, kind: string) -> Deck,
+        move |name: &str, kind: &str| -> Res<DeckRef> {
+            // A card is at most 6 characters with its separator: a longer list is over the
+            // limit.
+            if kind.len() > MAX_DECK * 8 {
+                return Err(host_error(format!("a deck holds at most {MAX_DECK} cards")));
+            }
+            let deck = match kind {
+                "standard" => Deck::standard(name, false),
+                "standard+jokers" => Deck::standard(name, true),
+                list => Deck::parse_list(name, list).map_err(|e| host_error(e.to_string()))?,
             };
-            list.push(card);
+            if deck.len() > MAX_DECK {
+                return Err(host_error(format!("a deck holds at most {MAX_DECK} cards")));
+            }
+            st.borrow_mut().add_deck(deck);
+            Ok(DeckRef(name.into()))
         }
-        st.borrow_mut().add_deck(Deck::from_cards(name, list));
-        Ok(DeckRef(name.into()))
-    });
+    );
+    let st = state.clone();
+    host!(engine,
+        /// Makes a deck of the cards listed, as `new_deck(name, kind)` does: `cards` is an
+        /// array of `Card` values or card texts, the first on top, at most 1,000. Not
+        /// shuffled. Logs ``new deck `events` of 2 cards``.
+        fn new_deck(name: string, cards: array) -> Deck,
+        move |name: &str, cards: Array| -> Res<DeckRef> {
+            if cards.len() > MAX_DECK {
+                return Err(host_error(format!("a deck holds at most {MAX_DECK} cards")));
+            }
+            let mut list = Vec::new();
+            for c in cards {
+                let card = if let Some(card) = c.clone().try_cast::<Card>() {
+                    card
+                } else {
+                    Card::parse(&c.to_string()).map_err(|e| host_error(e.to_string()))?
+                };
+                list.push(card);
+            }
+            st.borrow_mut().add_deck(Deck::from_cards(name, list));
+            Ok(DeckRef(name.into()))
+        }
+    );
 
     let (st, src, b) = (state.clone(), source.clone(), budget.clone());
-    volatile!(engine, "draw", move |d: &mut DeckRef| -> Res<Card> {
-        let mut cards = draw(&st, &src, &b, &d.0, 1, Drawn::Kept).map_err(host_error)?;
-        cards.pop().ok_or_else(|| host_error("no card drawn"))
-    });
+    host!(engine,
+        /// Takes the top card (a card the players give, with `:cards manual`). Logs `drew A♠
+        /// from the orders deck`.
+        fn (dk: Deck) draw() -> Card,
+        move |d: &mut DeckRef| -> Res<Card> {
+            let mut cards = draw(&st, &src, &b, &d.0, 1, Drawn::Kept).map_err(host_error)?;
+            cards.pop().ok_or_else(|| host_error("no card drawn"))
+        }
+    );
     let (st, src, b) = (state.clone(), source.clone(), budget.clone());
-    volatile!(engine, "flip", move |d: &mut DeckRef| -> Res<Card> {
-        let mut cards = draw(&st, &src, &b, &d.0, 1, Drawn::Flipped).map_err(host_error)?;
-        cards.pop().ok_or_else(|| host_error("no card flipped"))
-    });
+    host!(engine,
+        /// Takes the top card and lays it face up on the discards, as a card flipped for a
+        /// check is. Logs `flipped 7♥ from the orders deck`.
+        fn (dk: Deck) flip() -> Card,
+        move |d: &mut DeckRef| -> Res<Card> {
+            let mut cards = draw(&st, &src, &b, &d.0, 1, Drawn::Flipped).map_err(host_error)?;
+            cards.pop().ok_or_else(|| host_error("no card flipped"))
+        }
+    );
     let (st, src, b) = (state.clone(), source.clone(), budget.clone());
-    volatile!(engine, "draw", move |d: &mut DeckRef,
-                                    n: INT|
-          -> Res<Array> {
-        let n = count(n, "the number of cards")?;
-        let cards = draw(&st, &src, &b, &d.0, n, Drawn::Kept).map_err(host_error)?;
-        Ok(cards.into_iter().map(Dynamic::from).collect())
-    });
+    host!(engine,
+        /// Takes the top `n` cards, top first, as an array of `Card`; all or none. Logs `drew
+        /// 2♠ 3♠ 4♠ from the orders deck`.
+        fn (dk: Deck) draw(n: INT) -> array,
+        move |d: &mut DeckRef, n: INT| -> Res<Array> {
+            let n = count(n, "the number of cards")?;
+            let cards = draw(&st, &src, &b, &d.0, n, Drawn::Kept).map_err(host_error)?;
+            Ok(cards.into_iter().map(Dynamic::from).collect())
+        }
+    );
     let (st, src) = (state.clone(), source.clone());
-    volatile!(engine, "peek", move |d: &mut DeckRef| -> Res<Dynamic> {
-        let state = st.borrow();
-        let deck = state.deck(&d.0).map_err(host_error)?;
-        looked_at(&src, deck)?;
-        Ok(deck.peek().map_or(Dynamic::UNIT, Dynamic::from))
-    });
+    host!(engine,
+        /// The top `Card`, left in place; `()` when the pile is empty. Logs nothing.
+        fn (dk: Deck) peek() -> any,
+        move |d: &mut DeckRef| -> Res<Dynamic> {
+            let state = st.borrow();
+            let deck = state.deck(&d.0).map_err(host_error)?;
+            looked_at(&src, deck)?;
+            Ok(deck.peek().map_or(Dynamic::UNIT, Dynamic::from))
+        }
+    );
     let (st, src) = (state.clone(), source.clone());
-    volatile!(engine, "peek", move |d: &mut DeckRef,
-                                    n: INT|
-          -> Res<Array> {
-        let n = count(n, "the number of cards")?;
-        let state = st.borrow();
-        let deck = state.deck(&d.0).map_err(host_error)?;
-        looked_at(&src, deck)?;
-        Ok(deck.peek_n(n).into_iter().map(Dynamic::from).collect())
-    });
+    host!(engine,
+        /// Up to `n` cards from the top, left in place, as an array of `Card`. Logs nothing.
+        fn (dk: Deck) peek(n: INT) -> array,
+        move |d: &mut DeckRef, n: INT| -> Res<Array> {
+            let n = count(n, "the number of cards")?;
+            let state = st.borrow();
+            let deck = state.deck(&d.0).map_err(host_error)?;
+            looked_at(&src, deck)?;
+            Ok(deck.peek_n(n).into_iter().map(Dynamic::from).collect())
+        }
+    );
     let st = state.clone();
-    volatile!(engine, "discard", move |d: &mut DeckRef,
-                                       card: Card|
-          -> Res<()> {
-        st.borrow_mut().discard(&d.0, card).map_err(host_error)
-    });
+    host!(engine,
+        /// Puts a card on the discard pile. Logs `discarded A♠ to the orders deck`.
+        fn (dk: Deck) discard(card: Card) -> (),
+        move |d: &mut DeckRef, card: Card| -> Res<()> {
+            st.borrow_mut().discard(&d.0, card).map_err(host_error)
+        }
+    );
     // While a program gives each card's position, the order a shuffle makes means nothing:
     // the shuffle draws nothing from the generator.
     let (st, src) = (state.clone(), source.clone());
-    volatile!(engine, "shuffle", move |d: &mut DeckRef| -> Res<()> {
-        let mut s = st.borrow_mut();
-        match *src.borrow() {
-            Some(CardSource::Positions { .. }) => s.shuffle_hidden(&d.0, false),
-            _ => s.shuffle(&d.0),
+    host!(engine,
+        /// Shuffles the draw pile; the discards stay where they are. Logs `shuffled the
+        /// orders deck`.
+        fn (dk: Deck) shuffle() -> (),
+        move |d: &mut DeckRef| -> Res<()> {
+            let mut s = st.borrow_mut();
+            match *src.borrow() {
+                Some(CardSource::Positions { .. }) => s.shuffle_hidden(&d.0, false),
+                _ => s.shuffle(&d.0),
+            }
+            .map_err(host_error)
         }
-        .map_err(host_error)
-    });
+    );
     let (st, src) = (state.clone(), source.clone());
-    volatile!(engine, "reshuffle", move |d: &mut DeckRef| -> Res<()> {
-        let mut s = st.borrow_mut();
-        match *src.borrow() {
-            Some(CardSource::Positions { .. }) => s.shuffle_hidden(&d.0, true),
-            _ => s.reshuffle(&d.0),
+    host!(engine,
+        /// Puts the discards back and shuffles the whole pile. Logs `shuffled the orders
+        /// deck's discards back into it`.
+        fn (dk: Deck) reshuffle() -> (),
+        move |d: &mut DeckRef| -> Res<()> {
+            let mut s = st.borrow_mut();
+            match *src.borrow() {
+                Some(CardSource::Positions { .. }) => s.shuffle_hidden(&d.0, true),
+                _ => s.reshuffle(&d.0),
+            }
+            .map_err(host_error)
         }
-        .map_err(host_error)
-    });
+    );
     let st = state.clone();
-    engine.register_get("count", move |d: &mut DeckRef| -> Res<INT> {
-        Ok(st.borrow().deck(&d.0).map_err(host_error)?.len() as INT)
-    });
+    host!(engine,
+        /// Cards left in the draw pile.
+        get (dk: Deck) count -> INT,
+        move |d: &mut DeckRef| -> Res<INT> {
+            Ok(st.borrow().deck(&d.0).map_err(host_error)?.len() as INT)
+        }
+    );
     let st = state.clone();
-    engine.register_get("discards", move |d: &mut DeckRef| -> Res<INT> {
-        Ok(st.borrow().deck(&d.0).map_err(host_error)?.discard_count() as INT)
-    });
-    engine
-        .register_get("name", |d: &mut DeckRef| d.0.clone())
-        .register_fn("to_string", |d: &mut DeckRef| format!("deck {}", d.0))
-        .register_fn("to_debug", |d: &mut DeckRef| format!("deck {}", d.0));
+    host!(engine,
+        /// Cards on the discard pile.
+        get (dk: Deck) discards -> INT,
+        move |d: &mut DeckRef| -> Res<INT> {
+            Ok(st.borrow().deck(&d.0).map_err(host_error)?.discard_count() as INT)
+        }
+    );
+    host!(engine,
+        /// The deck's name.
+        get (dk: Deck) name -> string,
+        |d: &mut DeckRef| d.0.clone()
+    );
+    host!(engine,
+        /// `deck NAME`, what `print` and `` `${dk}` `` give.
+        fn (dk: Deck) to_string() -> string,
+        |d: &mut DeckRef| format!("deck {}", d.0)
+    );
+    host!(engine,
+        /// `deck NAME`, what `debug` gives.
+        fn (dk: Deck) to_debug() -> string,
+        |d: &mut DeckRef| format!("deck {}", d.0)
+    );
 }

@@ -13,8 +13,9 @@ use std::rc::Rc;
 
 use rhai::{Array, Dynamic, Engine, INT};
 
-use super::{Res, Shared, host_error, host_error_with_help, volatile};
+use super::{Res, Shared, host_error, host_error_with_help};
 use crate::host::dice::Roll;
+use crate::script::metadata::{host, host_type};
 
 /// Where manual dice come from: the front end's way to ask the players for a roll they made
 /// with real dice (`:dice manual`). It gets a prompt and gives the line typed, or none at the
@@ -128,6 +129,36 @@ impl DiceCache {
     }
 }
 
+host_type!(
+    /// The result of one roll of a dice expression: a plain value, kept as it was rolled.
+    /// `print(r)`, `` `${r}` `` and `r.to_string()` give `EXPR: DICE = TOTAL`, as in the log.
+    ///
+    /// ```rhai
+    /// let r = roll("5d6>=3", "hits");
+    /// print(r.successes);
+    /// print(r.dice);
+    /// print(r.highest);
+    /// let k = roll("4d6kh3");
+    /// print(`${k.dice} of ${k.all_dice}`);
+    /// print(k);
+    /// ```
+    ///
+    /// prints:
+    ///
+    /// ```text
+    ///   hits: 5d6>=3 [3*, 1, 4*, 2, 2] = 2
+    /// 2
+    /// [3, 1, 4, 2, 2]
+    /// 4
+    ///   4d6kh3: [5, 3, ~1, 6] = 14
+    /// [5, 3, 6] of [5, 3, 1, 6]
+    /// 4d6kh3: [5, 3, ~1, 6] = 14
+    /// ```
+    ///
+    /// `dice` leaves out the dropped 1; the log marks it with `~`.
+    Roll as Roll
+);
+
 /// Registers the dice functions and the `Roll` type.
 pub(super) fn register(
     engine: &mut Engine,
@@ -135,52 +166,126 @@ pub(super) fn register(
     manual: &ManualDice,
     budget: &crate::script::engine::Budget,
 ) {
-    engine.register_type_with_name::<Roll>("Roll");
+    engine.build_type::<Roll>();
     let cache = DiceCache {
         manual: manual.clone(),
         budget: budget.clone(),
         ..DiceCache::default()
     };
     let (st, c) = (state.clone(), cache.clone());
-    volatile!(engine, "roll", move |expr: &str| -> Res<Roll> {
-        c.roll(&st, expr, None)
-    });
+    host!(engine,
+        /// Rolls a [dice expression](#the-dice-expression-language) and logs the roll. Raises
+        /// ``bad dice expression `EXPR`: ...`` when the expression does not parse or breaks a
+        /// limit; an expression longer than 60 characters is quoted as the 30 characters
+        /// either side of the mistake, with where it is (``bad dice expression
+        /// `…1d6+1d6+x` (character 4001 of 4001): ...``).
+        ///
+        /// ```rhai
+        /// let r = roll("3d6+1");
+        /// let k = roll("4d6kh3", "strength");
+        /// print(`${r.total} ${k.total}`);
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        ///   3d6+1: [3, 1, 4] + 1 = 9
+        ///   strength: 4d6kh3 [2, ~2, 5, 3] = 10
+        /// 9 10
+        /// ```
+        ///
+        /// Build expressions from numbers with string interpolation: ``roll(`${n}d6`)``.
+        /// `0d6` is allowed and is worth 0, so `n` may be 0.
+        fn roll(expr: string) -> Roll,
+        move |expr: &str| -> Res<Roll> { c.roll(&st, expr, None) }
+    );
     let (st, c) = (state.clone(), cache.clone());
-    volatile!(engine, "roll", move |expr: &str, why: &str| -> Res<Roll> {
-        c.roll(&st, expr, Some(why))
-    });
+    host!(engine,
+        /// Rolls a [dice expression](#the-dice-expression-language) as `roll(expr)` does,
+        /// and logs the roll with `why` in front of it: `strength: 4d6kh3 [2, ~2, 5, 3] = 10`.
+        fn roll(expr: string, why: string) -> Roll,
+        move |expr: &str, why: &str| -> Res<Roll> { c.roll(&st, expr, Some(why)) }
+    );
     let st = state.clone();
-    volatile!(engine, "d", move |sides: INT| -> Res<INT> {
-        if !(1..=crate::host::dice::MAX_SIDES as INT).contains(&sides) {
-            return Err(host_error(format!(
-                "a die has 1 to {} sides, not {sides}",
-                crate::host::dice::MAX_SIDES
-            )));
+    host!(engine,
+        /// Rolls one die with `sides` sides (1 to 1,000,000) and returns its face. Logs it
+        /// like `roll("1dN")`. Raises `a die has 1 to 1000000 sides, not N`.
+        ///
+        /// ```rhai
+        /// if d(6) >= 4 { say("the bridge holds"); }
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        ///   1d6: [3] = 3
+        /// ```
+        fn d(sides: INT) -> INT,
+        move |sides: INT| -> Res<INT> {
+            if !(1..=crate::host::dice::MAX_SIDES as INT).contains(&sides) {
+                return Err(host_error(format!(
+                    "a die has 1 to {} sides, not {sides}",
+                    crate::host::dice::MAX_SIDES
+                )));
+            }
+            Ok(cache.roll(&st, &format!("1d{sides}"), None)?.total)
         }
-        Ok(cache.roll(&st, &format!("1d{sides}"), None)?.total)
-    });
-    engine
-        .register_get("total", |r: &mut Roll| r.total)
-        .register_get("dice", |r: &mut Roll| -> Array {
+    );
+    host!(engine,
+        /// The value of the whole expression.
+        get (r: Roll) total -> INT,
+        |r: &mut Roll| r.total
+    );
+    host!(engine,
+        /// The kept dice of every group, in the order rolled.
+        get (r: Roll) dice -> array,
+        |r: &mut Roll| -> Array {
             r.kept_values()
                 .into_iter()
                 .map(|v| Dynamic::from_int(INT::from(v)))
                 .collect()
-        })
-        .register_get("all_dice", |r: &mut Roll| -> Array {
+        }
+    );
+    host!(engine,
+        /// Every die rolled, kept or dropped, bonus dice included.
+        get (r: Roll) all_dice -> array,
+        |r: &mut Roll| -> Array {
             r.all_values()
                 .into_iter()
                 .map(|v| Dynamic::from_int(INT::from(v)))
                 .collect()
-        })
-        .register_get("highest", |r: &mut Roll| -> INT {
-            r.highest().map_or(0, INT::from)
-        })
-        .register_get("lowest", |r: &mut Roll| -> INT {
-            r.lowest().map_or(0, INT::from)
-        })
-        .register_get("successes", |r: &mut Roll| r.successes())
-        .register_get("expr", |r: &mut Roll| r.expr.clone())
-        .register_fn("to_string", |r: &mut Roll| format!("{}: {r}", r.expr))
-        .register_fn("to_debug", |r: &mut Roll| format!("{}: {r}", r.expr));
+        }
+    );
+    host!(engine,
+        /// The highest kept die (0 if no die was kept).
+        get (r: Roll) highest -> INT,
+        |r: &mut Roll| -> INT { r.highest().map_or(0, INT::from) }
+    );
+    host!(engine,
+        /// The lowest kept die (0 if no die was kept).
+        get (r: Roll) lowest -> INT,
+        |r: &mut Roll| -> INT { r.lowest().map_or(0, INT::from) }
+    );
+    host!(engine,
+        /// Kept dice that met a success target such as `>=5`, over all groups (0 when no
+        /// group has a target).
+        get (r: Roll) successes -> INT,
+        |r: &mut Roll| r.successes()
+    );
+    host!(engine,
+        /// The expression, normalised: `d6` becomes `1d6`, `4D6 K3` becomes `4d6kh3`.
+        get (r: Roll) expr -> string,
+        |r: &mut Roll| r.expr.clone()
+    );
+    host!(engine,
+        /// The roll as the log shows it: `EXPR: DICE = TOTAL` (what `print` and `` `${r}` ``
+        /// give).
+        fn (r: Roll) to_string() -> string,
+        |r: &mut Roll| format!("{}: {r}", r.expr)
+    );
+    host!(engine,
+        /// The roll as the log shows it, as `to_string` (what `debug` gives).
+        fn (r: Roll) to_debug() -> string,
+        |r: &mut Roll| format!("{}: {r}", r.expr)
+    );
 }

@@ -1,31 +1,34 @@
-//! Measurement: points on the table, distances, bearings and arcs, line of sight and
-//! terrain, in inches. Functions that take a place accept a `Point`, a `Unit` or `[x, y]`.
-//!
-//! Registers:
-//!
-//! - `ft(feet)`: a length in feet, in inches;
-//! - `point(x, y)` and the type `Point`, with the properties `x` and `y` (settable), the
-//!   operators `+`, `-`, `==` and `!=`, `to_string` and `to_debug`, and `scatter(p, bearing,
-//!   distance)`;
-//! - `distance(a, b)`, `edge_distance(a, b)`, `edge_distance_at(u, at, other)`,
-//!   `distance_to_path(u, from, to)`, `in_contact(a, b)`, `bearing(a, b)`,
-//!   `angle_off(u, target)`, `in_arc(u, target, half_angle)`,
-//!   `in_cone(apex, direction, range, half_angle, target)` and
-//!   `units_in_cone(apex, direction, range, half_angle)`;
-//! - `line_of_sight(a, b)`, `line_of_sight(a, b, units_block)` and
-//!   `sight_blocker(a, b, units_block)`;
-//! - `terrain_at(p)`, `in_terrain(p, kind)`, `path_crosses(a, b)` and
-//!   `sample_path(from, to, per_inch, kinds)`;
-//! - `on_table(p)`, `table_width()` and `table_depth()`.
+//! Measurement: points on the table, distances, bearings, arcs and cones, in inches.
+//! Functions that take a place accept a `Point`, a `Unit` or `[x, y]`. Terrain and line of
+//! sight are [`super::terrain`].
 
-use std::rc::Rc;
+use rhai::{Array, Dynamic, Engine, FLOAT};
 
-use rhai::{Array, Dynamic, Engine, FLOAT, Map};
-
-use super::{Res, Shared, UnitRef, host_error, number, place, unit_array, volatile};
-use crate::game::state::GameState;
+use super::{Res, Shared, UnitRef, host_error, number, place, unit_array};
 use crate::host::geometry::{self, Point};
-use crate::limits::MAX_PATH_STEPS;
+use crate::script::metadata::{host, host_type};
+
+host_type!(
+    /// A point on the table, in inches: a plain value. `print(p)` gives `(3, 4.5)`, with at
+    /// most two decimals. Anywhere this page says *place*, you may also write `[x, y]`.
+    ///
+    /// ```rhai
+    /// let p = point(3, 4);
+    /// p.x = 6;
+    /// print(p);
+    /// print(p + point(1, 1));
+    /// print(`${p.x} ${p == point(6, 4)}`);
+    /// ```
+    ///
+    /// prints:
+    ///
+    /// ```text
+    /// (6, 4)
+    /// (7, 5)
+    /// 6.0 true
+    /// ```
+    Point as Point
+);
 
 /// Registers the `Point` type and the measurement functions.
 pub(super) fn register(engine: &mut Engine, state: &Shared) {
@@ -34,284 +37,391 @@ pub(super) fn register(engine: &mut Engine, state: &Shared) {
 }
 
 fn register_points(engine: &mut Engine) {
-    engine.register_type_with_name::<Point>("Point");
-    engine
-        .register_fn("ft", |feet: Dynamic| -> Res<FLOAT> {
-            Ok(geometry::ft(number(&feet, "a length in feet")?))
-        })
-        .register_fn("point", |x: Dynamic, y: Dynamic| -> Res<Point> {
+    engine.build_type::<Point>();
+    host!(engine,
+        /// Feet to inches: `ft(1)` is `12.0`, `ft(1.5)` is `18.0`. Raises `a length in feet
+        /// must be a number, not ...`.
+        fn ft(feet: number) -> FLOAT,
+        |feet: Dynamic| -> Res<FLOAT> { Ok(geometry::ft(number(&feet, "a length in feet")?)) }
+    );
+    host!(engine,
+        /// The point `x` inches east of the west edge and `y` inches north of the south
+        /// edge. Raises `x must be a number, not ...` (or `y`), and `x must be a finite
+        /// number`.
+        fn point(x: number, y: number) -> Point,
+        |x: Dynamic, y: Dynamic| -> Res<Point> {
             Ok(Point::new(number(&x, "x")?, number(&y, "y")?))
-        })
-        .register_get("x", |p: &mut Point| p.x)
-        .register_get("y", |p: &mut Point| p.y)
-        .register_set("x", |p: &mut Point, v: Dynamic| -> Res<()> {
+        }
+    );
+    host!(engine,
+        /// Its x coordinate, inches east of the west edge.
+        get (p: Point) x -> FLOAT,
+        |p: &mut Point| p.x
+    );
+    host!(engine,
+        /// Its y coordinate, inches north of the south edge.
+        get (p: Point) y -> FLOAT,
+        |p: &mut Point| p.y
+    );
+    host!(engine,
+        /// Moves the point east or west: `p.x = 6`.
+        set (p: Point) x(value: number),
+        |p: &mut Point, v: Dynamic| -> Res<()> {
             p.x = number(&v, "x")?;
             Ok(())
-        })
-        .register_set("y", |p: &mut Point, v: Dynamic| -> Res<()> {
+        }
+    );
+    host!(engine,
+        /// Moves the point north or south: `p.y = 6`.
+        set (p: Point) y(value: number),
+        |p: &mut Point, v: Dynamic| -> Res<()> {
             p.y = number(&v, "y")?;
             Ok(())
-        })
-        .register_fn("+", |a: Point, b: Point| Point::new(a.x + b.x, a.y + b.y))
-        .register_fn("-", |a: Point, b: Point| Point::new(a.x - b.x, a.y - b.y))
-        .register_fn("==", |a: Point, b: Point| a == b)
-        .register_fn("!=", |a: Point, b: Point| a != b)
-        .register_fn("to_string", |p: &mut Point| p.to_string())
-        .register_fn("to_debug", |p: &mut Point| p.to_string())
-        .register_fn(
-            "scatter",
-            |p: Point, bearing: Dynamic, distance: Dynamic| -> Res<Point> {
-                Ok(geometry::scatter(
-                    p,
-                    number(&bearing, "a bearing")?,
-                    number(&distance, "a distance")?,
-                ))
-            },
-        );
-}
-
-fn feature_map(state: &GameState, idx: usize) -> Dynamic {
-    let f = &state.battlefield.terrain.features[idx];
-    let mut m = Map::new();
-    m.insert("name".into(), f.name.clone().into());
-    m.insert("kind".into(), f.kind.name().into());
-    m.insert(
-        "slope".into(),
-        match &f.kind {
-            crate::host::terrain::TerrainKind::Hill(s) => format!("{s:?}").to_lowercase().into(),
-            _ => Dynamic::UNIT,
-        },
+        }
     );
-    m.insert("blocks_sight".into(), f.blocks_sight.into());
-    m.into()
+    host!(engine,
+        /// `(p.x + q.x, p.y + q.y)`.
+        op (p: Point) + (q: Point) -> Point,
+        |a: Point, b: Point| Point::new(a.x + b.x, a.y + b.y)
+    );
+    host!(engine,
+        /// `(p.x - q.x, p.y - q.y)`.
+        op (p: Point) - (q: Point) -> Point,
+        |a: Point, b: Point| Point::new(a.x - b.x, a.y - b.y)
+    );
+    host!(engine,
+        /// Whether two points are exactly the same.
+        op (p: Point) == (q: Point) -> bool,
+        |a: Point, b: Point| a == b
+    );
+    host!(engine,
+        /// Whether two points differ at all.
+        op (p: Point) != (q: Point) -> bool,
+        |a: Point, b: Point| a != b
+    );
+    host!(engine,
+        /// `(x, y)`, with at most two decimals: what `print` and `` `${p}` `` give.
+        fn (p: Point) to_string() -> string,
+        |p: &mut Point| p.to_string()
+    );
+    host!(engine,
+        /// `(x, y)`, as `to_string` (what `debug` gives).
+        fn (p: Point) to_debug() -> string,
+        |p: &mut Point| p.to_string()
+    );
+    host!(engine,
+        /// The point `distance` inches from `from` along `bearing`. The script rolls the
+        /// bearing and the distance; `scatter` does the trigonometry. `from` must be a
+        /// `Point` (use `u.pos` for a unit). Logs nothing.
+        ///
+        /// ```rhai
+        /// print(scatter(point(10, 10), 90, 3));
+        /// let lands = scatter(point(10, 10), d(12) * 30, d(6));
+        /// print(lands);
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// (13, 10)
+        ///   1d12: [5] = 5
+        ///   1d6: [1] = 1
+        /// (10.5, 9.13)
+        /// ```
+        fn scatter(from: Point, bearing: number, distance: number) -> Point,
+        |p: Point, bearing: Dynamic, distance: Dynamic| -> Res<Point> {
+            Ok(geometry::scatter(
+                p,
+                number(&bearing, "a bearing")?,
+                number(&distance, "a distance")?,
+            ))
+        }
+    );
 }
 
 fn register_measurement(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
-    volatile!(engine, "distance", move |a: Dynamic,
-                                        b: Dynamic|
-          -> Res<FLOAT> {
-        let s = st.borrow();
-        Ok(place(&s, &a)?.distance(place(&s, &b)?))
-    });
-    let st = state.clone();
-    volatile!(engine, "edge_distance", move |a: UnitRef,
-                                             b: UnitRef|
-          -> FLOAT {
-        st.borrow().battlefield.edge_distance(a.0, b.0)
-    });
-    let st = state.clone();
-    volatile!(engine, "edge_distance_at", move |u: UnitRef,
-                                                at: Dynamic,
-                                                other: UnitRef|
-          -> Res<FLOAT> {
-        let s = st.borrow();
-        let at = place(&s, &at)?;
-        Ok(s.battlefield.edge_distance_at(u.0, at, other.0))
-    });
-    let st = state.clone();
-    volatile!(engine, "distance_to_path", move |u: UnitRef,
-                                                from: Dynamic,
-                                                to: Dynamic|
-          -> Res<FLOAT> {
-        let s = st.borrow();
-        let unit = s.unit(u.0).map_err(host_error)?;
-        Ok(unit
-            .footprint()
-            .distance_to_segment(place(&s, &from)?, place(&s, &to)?))
-    });
-    let st = state.clone();
-    volatile!(engine, "in_contact", move |a: UnitRef,
-                                          b: UnitRef|
-          -> bool {
-        st.borrow().battlefield.in_contact(a.0, b.0)
-    });
-    let st = state.clone();
-    volatile!(engine, "bearing", move |a: Dynamic,
-                                       b: Dynamic|
-          -> Res<FLOAT> {
-        let s = st.borrow();
-        Ok(place(&s, &a)?.bearing_to(place(&s, &b)?))
-    });
-    let st = state.clone();
-    volatile!(engine, "angle_off", move |u: UnitRef,
-                                         target: Dynamic|
-          -> Res<FLOAT> {
-        let s = st.borrow();
-        let unit = s.unit(u.0).map_err(host_error)?;
-        Ok(geometry::angle_off(
-            unit.facing,
-            unit.pos.bearing_to(place(&s, &target)?),
-        ))
-    });
-    let st = state.clone();
-    volatile!(engine, "in_arc", move |u: UnitRef,
-                                      target: Dynamic,
-                                      half_angle: Dynamic|
-          -> Res<bool> {
-        let s = st.borrow();
-        let unit = s.unit(u.0).map_err(host_error)?;
-        Ok(geometry::in_arc(
-            unit.facing,
-            unit.pos,
-            place(&s, &target)?,
-            number(&half_angle, "a half-angle")?,
-        ))
-    });
-    let st = state.clone();
-    volatile!(engine, "in_cone", move |apex: Dynamic,
-                                       direction: Dynamic,
-                                       range: Dynamic,
-                                       half_angle: Dynamic,
-                                       target: Dynamic|
-          -> Res<bool> {
-        let s = st.borrow();
-        Ok(geometry::in_cone(
-            place(&s, &apex)?,
-            number(&direction, "a direction")?,
-            number(&range, "a range")?,
-            number(&half_angle, "a half-angle")?,
-            place(&s, &target)?,
-        ))
-    });
-    let st = state.clone();
-    volatile!(engine, "units_in_cone", move |apex: Dynamic,
-                                             direction: Dynamic,
-                                             range: Dynamic,
-                                             half_angle: Dynamic|
-          -> Res<Array> {
-        let s = st.borrow();
-        Ok(unit_array(s.battlefield.in_cone(
-            place(&s, &apex)?,
-            number(&direction, "a direction")?,
-            number(&range, "a range")?,
-            number(&half_angle, "a half-angle")?,
-        )))
-    });
-    let st = state.clone();
-    let sight =
-        move |a: Dynamic, b: Dynamic, units_block: bool| -> Res<crate::host::battlefield::Sight> {
+    host!(engine,
+        /// The distance between two places, centre to centre, in inches. Logs nothing.
+        /// Raises `expected a point or a unit, not ...`.
+        ///
+        /// ```rhai
+        /// let v = unit("viking_1");
+        /// let l = unit("legionary_1");
+        /// print(distance(v, l));
+        /// print(edge_distance(v, l));
+        /// print(distance([0, 0], point(3, 4)));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// 1.8000000000000007
+        /// 0.6000000000000006
+        /// 5.0
+        /// ```
+        fn distance(a: place, b: place) -> FLOAT,
+        move |a: Dynamic, b: Dynamic| -> Res<FLOAT> {
             let s = st.borrow();
-            let ignore: Vec<usize> = [&a, &b]
-                .iter()
-                .filter_map(|v| v.read_lock::<UnitRef>().map(|u| u.0))
-                .collect();
-            Ok(s.battlefield
-                .sight(place(&s, &a)?, place(&s, &b)?, units_block, &ignore))
-        };
-    let sight = Rc::new(sight);
-    let f = sight.clone();
-    volatile!(engine, "line_of_sight", move |a: Dynamic,
-                                             b: Dynamic|
-          -> Res<bool> {
-        Ok(f(a, b, false)? == crate::host::battlefield::Sight::Clear)
-    });
-    let f = sight.clone();
-    volatile!(engine, "line_of_sight", move |a: Dynamic,
-                                             b: Dynamic,
-                                             units_block: bool|
-          -> Res<bool> {
-        Ok(f(a, b, units_block)? == crate::host::battlefield::Sight::Clear)
-    });
-    let st = state.clone();
-    let f = sight;
-    volatile!(engine, "sight_blocker", move |a: Dynamic,
-                                             b: Dynamic,
-                                             units_block: bool|
-          -> Res<Dynamic> {
-        Ok(match f(a, b, units_block)? {
-            crate::host::battlefield::Sight::Clear => Dynamic::UNIT,
-            crate::host::battlefield::Sight::Terrain(i) => st.borrow().battlefield.terrain.features
-                [i]
-                .name
-                .clone()
-                .into(),
-            crate::host::battlefield::Sight::Unit(i) => Dynamic::from(UnitRef(i)),
-        })
-    });
-    let st = state.clone();
-    volatile!(engine, "terrain_at", move |p: Dynamic| -> Res<Array> {
-        let s = st.borrow();
-        let p = place(&s, &p)?;
-        Ok(s.battlefield
-            .terrain
-            .at(p)
-            .into_iter()
-            .map(|i| feature_map(&s, i))
-            .collect())
-    });
-    let st = state.clone();
-    volatile!(engine, "in_terrain", move |p: Dynamic,
-                                          kind: &str|
-          -> Res<bool> {
-        let s = st.borrow();
-        let p = place(&s, &p)?;
-        let features = &s.battlefield.terrain.features;
-        Ok(s.battlefield
-            .terrain
-            .at(p)
-            .into_iter()
-            .any(|i| features[i].kind.name() == kind))
-    });
-    let st = state.clone();
-    volatile!(engine, "path_crosses", move |a: Dynamic,
-                                            b: Dynamic|
-          -> Res<Array> {
-        let s = st.borrow();
-        let (a, b) = (place(&s, &a)?, place(&s, &b)?);
-        Ok(s.battlefield
-            .terrain
-            .crossed_by(a, b)
-            .into_iter()
-            .map(|i| feature_map(&s, i))
-            .collect())
-    });
-    let st = state.clone();
-    volatile!(engine, "sample_path", move |from: Dynamic,
-                                           to: Dynamic,
-                                           per_inch: Dynamic,
-                                           kinds: Array|
-          -> Res<Map> {
-        let s = st.borrow();
-        let (from, to) = (place(&s, &from)?, place(&s, &to)?);
-        let per_inch = number(&per_inch, "the steps per inch")?;
-        if (from.distance(to) * per_inch).ceil() > MAX_PATH_STEPS {
-            return Err(host_error(format!(
-                "a path may be looked at in at most {MAX_PATH_STEPS} steps"
-            )));
+            Ok(place(&s, &a)?.distance(place(&s, &b)?))
         }
-        let kinds: Vec<String> = kinds.iter().map(|k| k.to_string()).collect();
-        let terrain = &s.battlefield.terrain;
-        let sample = terrain.sample_path(from, to, per_inch, |f| {
-            kinds.iter().any(|k| {
-                k == f.kind.name() || f.kind.slope().is_some_and(|slope| k == slope.name())
-            })
-        });
-        let mut names: Array = Vec::new();
-        for i in sample.features {
-            let name: Dynamic = terrain.features[i].name.clone().into();
-            if !names.iter().any(|n| n.to_string() == name.to_string()) {
-                names.push(name);
-            }
+    );
+    let st = state.clone();
+    host!(engine,
+        /// The distance between the edges of the two units' bases (round or rectangular,
+        /// turned to their facings), 0 when they touch or overlap. Logs nothing.
+        fn edge_distance(a: Unit, b: Unit) -> FLOAT,
+        move |a: UnitRef, b: UnitRef| -> FLOAT { st.borrow().battlefield.edge_distance(a.0, b.0) }
+    );
+    let st = state.clone();
+    host!(engine,
+        /// The distance between the edges of `other`'s base and `u`'s base were `u` standing
+        /// at `at` with its present facing: how far `other` is from a place `u` stood, or may
+        /// stand. It logs nothing and moves no one. Rules use it to measure from where a
+        /// figure was (the Playmobil ruleset measures a kill chain's next blow from where the
+        /// killer stood when he killed).
+        ///
+        /// ```rhai
+        /// let v = unit("viking_1");
+        /// let l = unit("legionary_1");
+        /// print(edge_distance_at(v, point(17, 20), l));
+        /// print(edge_distance_at(v, v, l) == edge_distance(v, l));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// 2.3
+        /// true
+        /// ```
+        fn edge_distance_at(u: Unit, at: place, other: Unit) -> FLOAT,
+        move |u: UnitRef, at: Dynamic, other: UnitRef| -> Res<FLOAT> {
+            let s = st.borrow();
+            let at = place(&s, &at)?;
+            Ok(s.battlefield.edge_distance_at(u.0, at, other.0))
         }
-        let mut m = Map::new();
-        m.insert("steps".into(), sample.steps.into());
-        m.insert("step".into(), sample.step.into());
-        m.insert("inside".into(), sample.inside.into());
-        m.insert("names".into(), names.into());
-        Ok(m)
-    });
+    );
     let st = state.clone();
-    volatile!(engine, "on_table", move |p: Dynamic| -> Res<bool> {
-        let s = st.borrow();
-        Ok(s.battlefield.on_table(place(&s, &p)?))
-    });
+    host!(engine,
+        /// How wide a berth the straight path from `from` to `to` gives the unit: the
+        /// distance from the edge of its base (round or rectangular, turned to its facing) to
+        /// the nearest point of the path, 0 when the path touches or crosses the base. A path
+        /// ends where it ends: a base beyond `to` is measured from `to`. Logs nothing. Rules
+        /// use it to ask whether a gap between two bases is wide enough to pass through.
+        ///
+        /// ```rhai
+        /// let l = unit("legionary_1");
+        /// print(distance_to_path(l, [10, 14.5], [30, 14.5]));
+        /// print(distance_to_path(l, [17, 10], [17, 12]));
+        /// print(distance_to_path(l, point(10, 16.5), point(30, 16.5)));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// 1.4
+        /// 3.9
+        /// 0.0
+        /// ```
+        fn distance_to_path(u: Unit, from: place, to: place) -> FLOAT,
+        move |u: UnitRef, from: Dynamic, to: Dynamic| -> Res<FLOAT> {
+            let s = st.borrow();
+            let unit = s.unit(u.0).map_err(host_error)?;
+            Ok(unit
+                .footprint()
+                .distance_to_segment(place(&s, &from)?, place(&s, &to)?))
+        }
+    );
     let st = state.clone();
-    volatile!(engine, "table_width", move || -> FLOAT {
-        st.borrow().battlefield.width
-    });
+    host!(engine,
+        /// Whether the bases touch: at most 0.05 inches apart edge to edge (figures placed by
+        /// hand rarely touch exactly).
+        ///
+        /// ```rhai
+        /// let v = unit("viking_1");
+        /// print(in_contact(v, unit("legionary_1")));
+        /// v.move_to(17, 17.7);
+        /// print(in_contact(v, unit("legionary_1")));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// false
+        ///   viking_1 moves 0.6" from (17, 18.3) to (17, 17.7)
+        /// true
+        /// ```
+        fn in_contact(a: Unit, b: Unit) -> bool,
+        move |a: UnitRef, b: UnitRef| -> bool { st.borrow().battlefield.in_contact(a.0, b.0) }
+    );
     let st = state.clone();
-    volatile!(engine, "table_depth", move || -> FLOAT {
-        st.borrow().battlefield.depth
-    });
+    host!(engine,
+        /// The direction from one place to another, in degrees clockwise from north, in
+        /// [0, 360); 0 when the two are the same place.
+        ///
+        /// ```rhai
+        /// let l = unit("legionary_1");
+        /// print(bearing(l, unit("viking_1")));
+        /// print(bearing(point(0, 0), point(1, 1)));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// 0.0
+        /// 45.0
+        /// ```
+        fn bearing(from: place, to: place) -> FLOAT,
+        move |a: Dynamic, b: Dynamic| -> Res<FLOAT> {
+            let s = st.borrow();
+            Ok(place(&s, &a)?.bearing_to(place(&s, &b)?))
+        }
+    );
+    let st = state.clone();
+    host!(engine,
+        /// How far `target` lies from the way `u` faces, in (-180, 180]: positive to the
+        /// unit's right, negative to its left, 180 right behind it.
+        ///
+        /// ```rhai
+        /// let l = unit("legionary_1");
+        /// print(angle_off(l, point(20, 16.5)));
+        /// print(angle_off(l, point(10, 16.5)));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// 90.0
+        /// -90.0
+        /// ```
+        fn angle_off(u: Unit, target: place) -> FLOAT,
+        move |u: UnitRef, target: Dynamic| -> Res<FLOAT> {
+            let s = st.borrow();
+            let unit = s.unit(u.0).map_err(host_error)?;
+            Ok(geometry::angle_off(
+                unit.facing,
+                unit.pos.bearing_to(place(&s, &target)?),
+            ))
+        }
+    );
+    let st = state.clone();
+    host!(engine,
+        /// Whether `target` lies within `half_angle` degrees either side of the way `u`
+        /// faces, seen from its centre. The edge counts as inside. With 90 it is the unit's
+        /// front half; the Playmobil rules use `!in_arc(defender, attacker, 90)` for an
+        /// attack from the rear.
+        ///
+        /// ```rhai
+        /// let l = unit("legionary_1");
+        /// print(in_arc(l, unit("viking_1"), 90));
+        /// print(in_arc(l, unit("archer_1"), 90));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// true
+        /// false
+        /// ```
+        fn in_arc(u: Unit, target: place, half_angle: number) -> bool,
+        move |u: UnitRef, target: Dynamic, half_angle: Dynamic| -> Res<bool> {
+            let s = st.borrow();
+            let unit = s.unit(u.0).map_err(host_error)?;
+            Ok(geometry::in_arc(
+                unit.facing,
+                unit.pos,
+                place(&s, &target)?,
+                number(&half_angle, "a half-angle")?,
+            ))
+        }
+    );
+    let st = state.clone();
+    host!(engine,
+        /// Whether `target` lies in a cone (a grapeshot template, a breath weapon) from
+        /// `apex` along `direction`, `range` inches long and `half_angle` degrees either
+        /// side. A place at the apex counts as inside.
+        ///
+        /// ```rhai
+        /// let l = unit("legionary_1");
+        /// print(in_cone(l, 0, 12, 45, unit("viking_1")));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// true
+        /// ```
+        fn in_cone(apex: place, direction: number, range: number, half_angle: number, target: place) -> bool,
+        move |apex: Dynamic, direction: Dynamic, range: Dynamic, half_angle: Dynamic, target: Dynamic| -> Res<bool> {
+            let s = st.borrow();
+            Ok(geometry::in_cone(
+                place(&s, &apex)?,
+                number(&direction, "a direction")?,
+                number(&range, "a range")?,
+                number(&half_angle, "a half-angle")?,
+                place(&s, &target)?,
+            ))
+        }
+    );
+    let st = state.clone();
+    host!(engine,
+        /// The units in play whose centre lies in the cone `in_cone` describes, in scenario
+        /// order, as an array of `Unit`. A unit standing at the apex counts as inside.
+        ///
+        /// ```rhai
+        /// let l = unit("legionary_1");
+        /// print(units_in_cone(l, 0, 3, 45));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// [legionary_1 (Legionary), viking_1 (Viking warrior)]
+        /// ```
+        fn units_in_cone(apex: place, direction: number, range: number, half_angle: number) -> array,
+        move |apex: Dynamic, direction: Dynamic, range: Dynamic, half_angle: Dynamic| -> Res<Array> {
+            let s = st.borrow();
+            Ok(unit_array(s.battlefield.in_cone(
+                place(&s, &apex)?,
+                number(&direction, "a direction")?,
+                number(&range, "a range")?,
+                number(&half_angle, "a half-angle")?,
+            )))
+        }
+    );
+    let st = state.clone();
+    host!(engine,
+        /// Whether a place is on the table; the edges count as on.
+        ///
+        /// ```rhai
+        /// print(`${table_width()} x ${table_depth()}`);
+        /// print(on_table(point(48, 36)));
+        /// print(on_table([48.1, 10]));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// 48.0 x 36.0
+        /// true
+        /// false
+        /// ```
+        fn on_table(p: place) -> bool,
+        move |p: Dynamic| -> Res<bool> {
+            let s = st.borrow();
+            Ok(s.battlefield.on_table(place(&s, &p)?))
+        }
+    );
+    let st = state.clone();
+    host!(engine,
+        /// The table's width in inches, west to east.
+        fn table_width() -> FLOAT,
+        move || -> FLOAT { st.borrow().battlefield.width }
+    );
+    let st = state.clone();
+    host!(engine,
+        /// The table's depth in inches, south to north.
+        fn table_depth() -> FLOAT,
+        move || -> FLOAT { st.borrow().battlefield.depth }
+    );
 }

@@ -1,24 +1,26 @@
 //! The host API: every name scripts can call, registered on a session's engine, one module
-//! per domain as rhai's own `packages/` are:
+//! per domain as rhai's own `packages/` are (each domain in [`DOMAINS`]):
 //!
 //! - [`dice`]: dice rolls;
 //! - [`cards`]: playing cards and decks;
-//! - [`measure`]: points, distances, arcs, line of sight and terrain;
+//! - [`measure`]: points, distances, bearings, arcs and cones;
+//! - [`terrain`]: terrain and line of sight;
 //! - [`grid`]: grid areas;
 //! - [`units`]: finding units, the unit handle scripts hold, new units;
 //! - [`abilities`]: reaching the abilities' hooks, and their uses;
 //! - [`game`]: turns, sides, the ruleset's data, and trying a verb;
 //! - [`log`]: where scripts' printing goes.
 //!
-//! Each domain's module doc lists every name it registers: that is the one list in code, and
-//! a test below holds each list to what its `register` does. `docs/api.md` is the reference
-//! for script writers, and a session test checks that it names every registered function.
+//! Each function is registered with `host!` ([`crate::script::metadata`]), which puts its
+//! parameters' names and types and its doc into Rhai's metadata: the reference
+//! (`docs/api.md`, made by [`reference`]), `:help` and editors' definitions are generated
+//! from there, and a test below holds every registered function to having them.
 //!
 //! This module keeps what the domains share: the handles scripts hold, host errors and
 //! refusals, reading script arguments, and showing a value at the prompt.
 //!
-//! Every function that reads the game or the generator is registered as volatile (with
-//! `volatile!`), and every change goes through [`GameState`], which logs it.
+//! Every function is registered as volatile, and every change goes through [`GameState`],
+//! which logs it.
 
 pub mod abilities;
 pub mod cards;
@@ -27,6 +29,8 @@ pub mod game;
 pub mod grid;
 pub mod log;
 pub mod measure;
+pub mod reference;
+pub mod terrain;
 pub mod units;
 
 use std::cell::RefCell;
@@ -51,6 +55,45 @@ type Res<T> = Result<T, Box<EvalAltResult>>;
 /// that compiles them exists).
 pub type SharedAbilities = Rc<RefCell<crate::script::hooks::Abilities>>;
 
+/// What the domains' `register`s are given: the game they act on and the session's
+/// sources of abilities, dice and cards.
+pub struct Host<'a> {
+    /// The game.
+    pub state: &'a Shared,
+    /// The ruleset (its troop chart and data).
+    pub ruleset: &'a Ruleset,
+    /// The session's abilities.
+    pub abilities: &'a SharedAbilities,
+    /// Where manual dice come from.
+    pub manual: &'a ManualDice,
+    /// Where drawn cards come from.
+    pub cards: &'a ManualCards,
+    /// The time budget real dice and cards extend.
+    pub budget: &'a crate::script::engine::Budget,
+}
+
+/// One domain of the API: its name (the reference's `{{api NAME}}`) and its `register`.
+pub type Domain = (&'static str, fn(&mut Engine, &Host));
+
+/// Every domain, in the order they are registered.
+pub const DOMAINS: [Domain; 9] = [
+    ("abilities", |e, h| {
+        abilities::register(e, h.state, h.abilities)
+    }),
+    ("log", |e, h| log::register(e, h.state)),
+    ("dice", |e, h| {
+        dice::register(e, h.state, h.manual, h.budget)
+    }),
+    ("cards", |e, h| {
+        cards::register(e, h.state, h.cards, h.budget)
+    }),
+    ("measure", |e, h| measure::register(e, h.state)),
+    ("terrain", |e, h| terrain::register(e, h.state)),
+    ("grid", |e, h| grid::register(e, h.state)),
+    ("units", |e, h| units::register(e, h.state, h.ruleset)),
+    ("game", |e, h| game::register(e, h.state, h.ruleset)),
+];
+
 /// Registers the whole host API on `engine`, bound to `state` and `ruleset`.
 pub fn register(
     engine: &mut Engine,
@@ -61,27 +104,18 @@ pub fn register(
     cards: &ManualCards,
     budget: &crate::script::engine::Budget,
 ) {
-    abilities::register(engine, state, abilities);
-    log::register(engine, state);
-    dice::register(engine, state, manual, budget);
-    cards::register(engine, state, cards, budget);
-    measure::register(engine, state);
-    grid::register(engine, state);
-    units::register(engine, state, ruleset);
-    game::register(engine, state, ruleset);
-}
-
-/// Registers a function that must run at every call: the optimiser never folds it into a
-/// constant.
-macro_rules! volatile {
-    ($engine:expr, $name:expr, $f:expr) => {
-        rhai::FuncRegistration::new($name)
-            .in_global_namespace()
-            .with_volatility(true)
-            .register_into_engine($engine, $f);
+    let host = Host {
+        state,
+        ruleset,
+        abilities,
+        manual,
+        cards,
+        budget,
     };
+    for (_, register) in DOMAINS {
+        register(engine, &host);
+    }
 }
-use volatile;
 
 /// A number from a script, INT or FLOAT.
 pub fn number(v: &Dynamic, what: &str) -> Res<f64> {
@@ -165,168 +199,97 @@ fn is_refusal(e: &EvalAltResult) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
     use super::*;
     use crate::game::project::Project;
     use crate::game::scenario::Scenario;
     use crate::script::engine::Budget;
+    use crate::script::metadata::{Kind, TYPES, functions, types};
 
-    /// What a domain's `register` needs.
-    struct Fixture {
-        state: Shared,
-        ruleset: Ruleset,
-        abilities: SharedAbilities,
-        manual: ManualDice,
-        cards: ManualCards,
-        budget: Budget,
-    }
-
-    fn fixture() -> Fixture {
+    /// The whole API on a raw engine (with the sandbox's comparers), in the default scenario.
+    fn engine() -> Engine {
         let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
         let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();
-        Fixture {
-            state: Rc::new(RefCell::new(GameState::new(&scenario, 1))),
-            ruleset: scenario.ruleset,
-            abilities: Rc::default(),
-            manual: Rc::default(),
-            cards: Rc::default(),
-            budget: Budget::default(),
-        }
-    }
-
-    /// Each domain: its file's text (whose module doc is its list) and its `register`.
-    type Domain = (&'static str, &'static str, fn(&mut Engine, &Fixture));
-
-    fn domains() -> [Domain; 8] {
-        [
-            ("abilities.rs", include_str!("abilities.rs"), |e, f| {
-                abilities::register(e, &f.state, &f.abilities)
-            }),
-            ("cards.rs", include_str!("cards.rs"), |e, f| {
-                cards::register(e, &f.state, &f.cards, &f.budget)
-            }),
-            ("dice.rs", include_str!("dice.rs"), |e, f| {
-                dice::register(e, &f.state, &f.manual, &f.budget)
-            }),
-            ("game.rs", include_str!("game.rs"), |e, f| {
-                game::register(e, &f.state, &f.ruleset)
-            }),
-            ("grid.rs", include_str!("grid.rs"), |e, f| {
-                grid::register(e, &f.state)
-            }),
-            ("log.rs", include_str!("log.rs"), |e, f| {
-                log::register(e, &f.state)
-            }),
-            ("measure.rs", include_str!("measure.rs"), |e, f| {
-                measure::register(e, &f.state)
-            }),
-            ("units.rs", include_str!("units.rs"), |e, f| {
-                units::register(e, &f.state, &f.ruleset)
-            }),
-        ]
-    }
-
-    /// Rhai's own functions that the host routes rather than registers.
-    const ROUTED: [&str; 2] = ["print", "debug"];
-
-    /// The name of each function an engine has, as a module doc lists it: a property by its
-    /// name, an operator as itself, the indexer as `u[name]`.
-    fn registered(engine: &Engine) -> BTreeSet<String> {
+        let state: Shared = Rc::new(RefCell::new(GameState::new(&scenario, 1)));
+        let mut engine = Engine::new_raw();
+        crate::script::engine::register_comparers(&mut engine);
+        register(
+            &mut engine,
+            &state,
+            &scenario.ruleset,
+            &Rc::default(),
+            &Rc::default(),
+            &Rc::default(),
+            &Budget::default(),
+        );
         engine
-            .gen_fn_signatures(false)
-            .iter()
-            .map(|sig| {
-                let name = sig.split('(').next().unwrap_or_default();
-                let name = name.trim_start_matches("fn ");
-                if name.starts_with("index$") {
-                    return "u[name]".to_string();
-                }
-                let name = name.trim_start_matches("get$").trim_start_matches("set$");
-                name.to_string()
-            })
-            .collect()
     }
 
-    /// The names a module doc lists after `Registers:`, each as written between backticks,
-    /// without its arguments.
-    fn listed(source: &str) -> BTreeSet<String> {
-        let doc: Vec<&str> = source
-            .lines()
-            .map_while(|l| l.strip_prefix("//!"))
-            .skip_while(|l| l.trim() != "Registers:")
-            .collect();
-        let doc = doc.join(" ");
-        doc.split('`')
-            .skip(1)
-            .step_by(2)
-            .map(|span| {
-                let ident = span.split('(').next().unwrap_or_default();
-                if ident.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                    ident.to_string()
-                } else {
-                    span.to_string()
-                }
-            })
-            .collect()
-    }
-
-    /// A name as it is called: a lowercase identifier (not a type, operator or indexer).
-    fn is_function(name: &str) -> bool {
-        name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
-            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-    }
-
-    /// Each domain's module doc lists exactly the names its `register` gives scripts, so it
-    /// can be the one list of them in code.
+    /// Every name scripts can call is registered with a doc comment and with named
+    /// parameters whose types are of the reference's vocabulary, so that the reference,
+    /// `:help` and editors' definitions, all made from the metadata, miss nothing.
     #[test]
-    fn each_domain_doc_lists_what_it_registers() {
-        let f = fixture();
+    fn every_registered_function_has_a_doc_and_named_typed_parameters() {
+        let all = functions(&engine());
+        assert!(all.len() > 150, "only {} functions registered", all.len());
         let mut wrong = Vec::new();
-        for (file, source, register) in domains() {
-            let mut engine = Engine::new_raw();
-            register(&mut engine, &f);
-            let has = registered(&engine);
-            let list = listed(source);
-            for name in has.difference(&list) {
+        for f in &all {
+            let sig = f.signature();
+            if f.doc.trim().is_empty() {
+                wrong.push(format!("`{sig}` has no doc comment"));
+            }
+            for p in &f.params {
+                if p.name == "_" || !p.name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    wrong.push(format!("`{sig}` has a parameter without a name"));
+                }
+                if !TYPES.contains(&p.ty.as_str()) {
+                    wrong.push(format!(
+                        "`{sig}`: `{}` is not a type of the vocabulary",
+                        p.ty
+                    ));
+                }
+            }
+            if !TYPES.contains(&f.returns.as_str()) {
                 wrong.push(format!(
-                    "{file} registers `{name}` but its doc does not list it"
+                    "`{sig}` returns `{}`, not a type of the vocabulary",
+                    f.returns
                 ));
             }
-            let routed = |name: &str| file == "log.rs" && ROUTED.contains(&name);
-            for name in list.iter().filter(|n| is_function(n)) {
-                if !has.contains(name) && !routed(name) {
-                    wrong.push(format!("{file} lists `{name}` but does not register it"));
-                }
+            if f.kind != Kind::Function && f.owner().is_none() {
+                wrong.push(format!("`{sig}` belongs to no type"));
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 
-    /// The domains registered one by one give all that `register` does, so the test above
-    /// sees every name. (Signatures are compared by count: their text names a type as its
-    /// domain registers it, which another domain alone does not.)
+    /// Every type scripts see has its doc.
     #[test]
-    fn register_is_the_domains_together() {
-        let f = fixture();
-        let (mut names, mut count) = (BTreeSet::new(), 0);
-        for (_, _, register) in domains() {
-            let mut engine = Engine::new_raw();
-            register(&mut engine, &f);
-            names.extend(registered(&engine));
-            count += engine.gen_fn_signatures(false).len();
+    fn every_type_has_a_doc() {
+        let all = types(&engine());
+        let names: Vec<&str> = all.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["Card", "Deck", "Point", "Roll", "Unit"]);
+        for t in &all {
+            assert!(!t.doc.is_empty(), "`{}` has no doc", t.name);
         }
-        let mut engine = Engine::new_raw();
-        super::register(
-            &mut engine,
-            &f.state,
-            &f.ruleset,
-            &f.abilities,
-            &f.manual,
-            &f.cards,
-            &f.budget,
-        );
-        assert_eq!(registered(&engine), names);
-        assert_eq!(engine.gen_fn_signatures(false).len(), count);
+    }
+
+    /// The metadata keeps a method apart from a function, and types in the vocabulary (not
+    /// Rhai's `i64`).
+    #[test]
+    fn the_metadata_reads_back_as_registered() {
+        let all = functions(&engine());
+        let find = |sig: &str| all.iter().any(|f| f.signature() == sig);
+        for sig in [
+            "roll(expr: string) -> Roll",
+            "point(x: number, y: number) -> Point",
+            "u.stat(name: string) -> any",
+            "u.hits -> INT",
+            "u.hits = value: INT",
+            "u[name: string] -> any",
+            "(p: Point) + (q: Point) -> Point",
+            "dk.draw(n: INT) -> array",
+            "set_turn(turn: INT, side: string) -> ()",
+        ] {
+            assert!(find(sig), "no `{sig}` among the registered signatures");
+        }
     }
 }
