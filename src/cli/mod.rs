@@ -25,6 +25,7 @@ mod play;
 pub mod printable;
 mod roll;
 mod run;
+mod schema;
 mod sim;
 mod watch;
 
@@ -161,6 +162,13 @@ enum Command {
         #[arg(long, conflicts_with = "json")]
         markdown: bool,
     },
+    /// Print the JSON Schema of scenario files or of `ruleset.yaml`, for editors (the
+    /// scenario's knows the project's rulesets)
+    Schema {
+        /// Which file's schema
+        #[arg(value_enum)]
+        of: schema::Of,
+    },
     /// Draw the table of a scenario as a picture
     Render {
         /// The scenario file
@@ -209,7 +217,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Some(Command::Play { open, resume, .. }) => open.is_some() || resume.is_some(),
         Some(Command::Odds(args)) => args.action.is_none(),
         Some(Command::Replay { .. } | Command::Roll { .. } | Command::Check { .. }) => true,
-        Some(Command::Render { .. }) => true,
+        Some(Command::Render { .. } | Command::Schema { .. }) => true,
         _ => false,
     };
     if with_means_nothing && !common.with.is_empty() {
@@ -259,6 +267,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         }
         Some(Command::Odds(args)) => odds::odds(&common, &args),
         Some(Command::Hooks { ruleset, markdown }) => hooks::hooks(&common, &ruleset, markdown),
+        Some(Command::Schema { of }) => schema::schema(&common, of),
         Some(Command::Render { .. }) => not_yet("render", "a later issue"),
     }
 }

@@ -47,6 +47,11 @@ pub fn is_plain(rel: &Path) -> bool {
     !rel.as_os_str().is_empty() && rel.components().all(|c| matches!(c, Component::Normal(_)))
 }
 
+/// The paths [`is_plain`] lets through, as a regular expression (ECMA-262, for the schemas
+/// editors check files against): not empty, not absolute, not starting with `.`, without a
+/// `..`.
+pub const PLAIN_PATTERN: &str = r"^(?!/)(?!\.(?:/|$))(?!(?:.*/)?\.\.(?:/|$)).+$";
+
 /// The real path of the file `rel` names under `folder`, if it is a plain relative path whose
 /// real path stays inside the folder's and is a regular file; else why not.
 pub fn inside(folder: &Path, rel: &Path) -> Result<PathBuf, Refused> {

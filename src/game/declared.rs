@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::host::dice::DiceExpr;
@@ -24,7 +25,7 @@ use crate::host::geometry::number;
 use crate::host::unit::Stat;
 
 /// The kind of a stat, or of a hook's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum Kind {
     /// A whole number: `attack: 2`.
     #[serde(rename = "whole")]
@@ -73,8 +74,9 @@ impl Kind {
 }
 
 /// One declared stat.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = stat_decl_rules)]
 pub struct StatDecl {
     /// What it holds.
     pub kind: Kind,
@@ -191,7 +193,7 @@ fn shown(value: &Stat) -> String {
 }
 
 /// How the rules ask a hook, which says what its function takes and answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum HookKind {
     /// `ask(hook, unit, value, info)`: each answerer gets the value so far and gives the new
@@ -228,22 +230,26 @@ impl HookKind {
 pub const INFO_UNIT: &str = "unit";
 
 /// One declared hook.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = hook_decl_rules)]
 pub struct HookDecl {
     /// How the rules ask it.
     pub kind: HookKind,
     /// What it means: the number, permission or event it is about.
+    #[schemars(regex(pattern = r"\S"))]
     pub means: String,
     /// For an `ask` hook, what the value it is given (and gives back) is called: its
     /// function's first parameter, `dice` in `fn defend_dice(dice, info)`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = IDENTIFIER))]
     pub value: Option<String>,
     /// For an `ask` hook, what its answer must be (anything, when not given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<Kind>,
     /// The fields of `info` besides `unit` (which every hook has), each with what it is.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(extend("propertyNames" = { "pattern": IDENTIFIER }))]
     pub info: BTreeMap<String, String>,
 }
 
@@ -310,6 +316,59 @@ impl HookDecl {
         }
         Ok(())
     }
+}
+
+/// What [`is_identifier`] takes, as a regular expression (for the schema of `ruleset.yaml`).
+pub const IDENTIFIER: &str = "^[A-Za-z_][A-Za-z0-9_]*$";
+
+/// The names a stat may be declared with: an identifier that is not a private note.
+pub const DECLARABLE_STAT: &str = "^[A-Za-z][A-Za-z0-9_]*$";
+
+/// What [`StatDecl::validate`] wants of a declaration's fields together, for the schema of
+/// `ruleset.yaml`: a `range` for numbers only, `one_of` words for texts and lists only, a
+/// `default` of the stat's kind. (A field given as null or empty is as good as left out.)
+fn stat_decl_rules(schema: &mut schemars::Schema) {
+    let kind_is = |kinds: &[Kind]| {
+        let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+        serde_json::json!({ "properties": { "kind": { "enum": names } } })
+    };
+    let default_is = |json_type: serde_json::Value| serde_json::json!({ "properties": { "default": { "type": [json_type, "null"] } } });
+    let rule = |when: serde_json::Value, then: serde_json::Value| serde_json::json!({ "if": when, "then": then });
+    schema.insert(
+        "allOf".into(),
+        serde_json::json!([
+            rule(
+                serde_json::json!({ "required": ["range"], "properties": { "range": { "type": "array" } } }),
+                kind_is(&[Kind::Whole, Kind::Number]),
+            ),
+            rule(
+                serde_json::json!({ "required": ["one_of"], "properties": { "one_of": { "minItems": 1 } } }),
+                kind_is(&[Kind::Text, Kind::List]),
+            ),
+            rule(kind_is(&[Kind::Whole]), default_is("integer".into())),
+            rule(kind_is(&[Kind::Number]), default_is("number".into())),
+            rule(kind_is(&[Kind::Dice, Kind::Text]), default_is("string".into())),
+            rule(kind_is(&[Kind::List]), default_is("array".into())),
+            rule(kind_is(&[Kind::YesNo]), default_is("boolean".into())),
+        ]),
+    );
+}
+
+/// What [`HookDecl::validate`] wants of a declaration's fields together, for the schema of
+/// `ruleset.yaml`: `value` and `answer` for `ask` hooks only, and no `value` called `info`.
+fn hook_decl_rules(schema: &mut schemars::Schema) {
+    schema.insert(
+        "allOf".into(),
+        serde_json::json!([
+            {
+                "if": { "not": { "properties": { "kind": { "const": "ask" } } } },
+                "then": {
+                    "properties": { "value": { "type": "null" }, "answer": { "type": "null" } },
+                },
+            },
+            { "properties": { "value": { "not": { "const": "info" } } } },
+        ]),
+    );
 }
 
 /// Whether `name` is a plain Rhai identifier.

@@ -10,5 +10,6 @@ pub mod project;
 pub mod ruleset;
 pub mod save;
 pub mod scenario;
+pub mod schema;
 pub mod state;
 pub mod yaml;

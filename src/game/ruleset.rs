@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, read_file};
@@ -20,7 +21,7 @@ use crate::limits::MAX_NAME;
 use serde_saphyr::Spanned;
 
 /// One troop type of the chart.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TroopType {
     /// Display name: `Heavy infantry`.
@@ -37,8 +38,9 @@ pub struct TroopType {
     pub abilities: Vec<String>,
 }
 
-/// The contents of `ruleset.yaml`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A sandtable ruleset's data, `ruleset.yaml`: its scripts, troop chart, tables and hooks
+/// (see docs/writing-a-ruleset.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RulesetFile {
     /// The rulebook's title.
@@ -47,6 +49,7 @@ pub struct RulesetFile {
     #[serde(default)]
     pub description: String,
     /// The rule scripts, loaded in this order (later ones may replace earlier functions).
+    #[schemars(inner(pattern(crate::game::confine::PLAIN_PATTERN)))]
     pub scripts: Vec<String>,
     /// The base a troop type gets unless it names its own.
     pub default_base: Base,
@@ -68,12 +71,14 @@ pub struct RulesetFile {
     /// [`crate::game::declared`]): the troop chart, scenarios, saves and scripts are held to
     /// it.
     #[serde(default)]
+    #[schemars(extend("propertyNames" = { "pattern": declared::DECLARABLE_STAT }))]
     pub stats: BTreeMap<String, StatDecl>,
     /// The hooks its scripts ask through (`ask`, `allowed`, `notify`), each with how it is
     /// asked, the fields of its `info` and what it means: every number a house rule may
     /// change. Asking for another is an error, so the list is the whole truth; a house rule's
     /// function of one of these names is a hook.
     #[serde(default)]
+    #[schemars(extend("propertyNames" = { "pattern": declared::IDENTIFIER }))]
     pub hooks: BTreeMap<String, HookDecl>,
     /// Words its verbs take as arguments (an order, a kind of shot): typed at the prompt,
     /// such a word is a word, however close it is to a unit's id.
@@ -83,7 +88,16 @@ pub struct RulesetFile {
     /// (`move_men: men move`): the prompt and the log show the name. A phase not listed
     /// shows its id.
     #[serde(default)]
+    #[schemars(schema_with = "phase_names")]
     pub phases: BTreeMap<String, String>,
+}
+
+/// A ruleset's `phases`: each name 1 to [`MAX_NAME`] characters, not all spaces.
+fn phase_names(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "object",
+        "additionalProperties": { "type": "string", "pattern": "\\S", "maxLength": MAX_NAME },
+    })
 }
 
 /// A loaded ruleset: its id, folder and data.

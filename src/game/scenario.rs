@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
@@ -21,120 +22,207 @@ use crate::host::cards::{Card, Deck};
 use crate::host::geometry::{Base, CONTACT_TOLERANCE, Point, short};
 use crate::host::grid::Grid;
 use crate::host::suggest::did_you_mean;
-use crate::host::terrain::{Feature, Shape, TerrainKind};
-use crate::host::unit::{Stat, Unit};
-use crate::limits::MAX_SIZE;
+use crate::host::terrain::{Feature, KIND_NAMES, Shape, Slope, TerrainKind};
+use crate::host::unit::{MAX_NAME, MAX_STAT, Stat, Unit};
+use crate::limits::{MAX_COORDINATE, MAX_SIZE};
 
 pub use crate::limits::{MAX_COUNT, MAX_UNITS};
 
 /// A table edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Edge {
-    /// y = 0.
+    /// The south edge, y = 0.
     South,
-    /// y = depth.
+    /// The north edge, y = the table's depth.
     North,
-    /// x = 0.
+    /// The west edge, x = 0.
     West,
-    /// x = width.
+    /// The east edge, x = the table's width.
     East,
 }
 
+// The types below are what a scenario file is: serde reads the file into them, strictly,
+// and `game::schema` makes the scenario's JSON Schema from them (their `///` docs are what an
+// editor shows). So each says, in `schemars` attributes, what the checks after parsing want
+// of it (sizes, ranges, ids) as far as a schema can say it, and no more.
+
 /// The table's size in inches.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct TableSpec {
+    /// West to east, in inches.
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = MAX_SIZE))]
     width: f64,
+    /// South to north, in inches.
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = MAX_SIZE))]
     depth: f64,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// A grid of square areas over the table, for rules that count areas; without `table`, the
+/// table is the grid's size.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct GridSpec {
+    /// Columns, west to east.
+    #[schemars(range(min = 1, max = i32::MAX))]
     columns: u32,
+    /// Rows, south to north.
+    #[schemars(range(min = 1, max = i32::MAX))]
     rows: u32,
+    /// The side of one square, in inches.
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = MAX_SIZE))]
     area: f64,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// A rectangle lined up with the table.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RectSpec {
+    /// Its south-west corner's x, in inches.
+    #[schemars(range(min = -MAX_COORDINATE, max = MAX_COORDINATE))]
     x: f64,
+    /// Its south-west corner's y, in inches.
+    #[schemars(range(min = -MAX_COORDINATE, max = MAX_COORDINATE))]
     y: f64,
+    /// West to east, in inches.
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = MAX_SIZE))]
     width: f64,
+    /// South to north, in inches.
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = MAX_SIZE))]
     depth: f64,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// A circle.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct CircleSpec {
+    /// Its centre, `[x, y]`.
     centre: Point,
+    /// Its radius, in inches.
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = MAX_SIZE))]
     radius: f64,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// A terrain feature: what it is and exactly one shape (`polygon`, `rect`, `circle` or
+/// `line`).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = terrain_rules)]
 struct TerrainSpec {
+    /// What the feature is; woods, hills, towns and fortifications block line of sight
+    /// unless `blocks_sight` says otherwise.
+    #[schemars(with = "String", extend("enum" = KIND_NAMES))]
     kind: Spanned<String>,
+    /// Its name, used in messages; by default its kind and its place in the list
+    /// (`hill 2`).
     #[serde(default)]
     name: Option<String>,
+    /// How steep a hill is (`gentle` when not given); only hills have a slope.
     #[serde(default)]
+    #[schemars(extend("enum" = slopes()))]
     slope: Option<String>,
+    /// A shape with at least 3 corners, `[x, y]` each, in order either way round; it must
+    /// have some area.
     #[serde(default)]
+    #[schemars(length(min = 3))]
     polygon: Option<Vec<Point>>,
+    /// A rectangle lined up with the table: `x, y` is its south-west corner.
     #[serde(default)]
     rect: Option<RectSpec>,
+    /// A circle.
     #[serde(default)]
     circle: Option<CircleSpec>,
+    /// A line through at least 2 points, for roads, streams, walls and hedges: it covers
+    /// everything within half its `width` of the line.
     #[serde(default)]
+    #[schemars(length(min = 2))]
     line: Option<Vec<Point>>,
+    /// The width of a `line` in inches (1 when not given); only lines have one.
     #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = MAX_SIZE))]
     width: Option<f64>,
+    /// Whether it blocks line of sight (by default, as its kind does).
     #[serde(default)]
     blocks_sight: Option<bool>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// A unit, or with `count` a line of them.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct UnitSpec {
+    /// The unit's id, typed at the prompt: letters, digits and `_`, starting with a letter.
+    /// With `count`, the units are `ID_1`, `ID_2`, ...
+    #[schemars(
+        with = "String",
+        regex(pattern = r"^[A-Za-z][A-Za-z0-9_]*$"),
+        length(max = 64)
+    )]
     id: Spanned<String>,
+    /// Its troop type in the ruleset's troop chart: it gives the unit its stats, its base
+    /// and its name.
     #[serde(rename = "type")]
+    #[schemars(with = "String")]
     troop: Spanned<String>,
+    /// Its display name (by default, its troop type's).
     #[serde(default)]
+    #[schemars(length(max = MAX_NAME))]
     name: Option<String>,
+    /// How many units this entry makes, in a line from `at` (1 when not given).
     #[serde(default)]
-    /// Read as any number, so that `2.5` or `-1` is told the rule (a whole number from 1 to
-    /// [`MAX_COUNT`]) rather than the type it failed to parse as.
+    // Read as any number, so that `2.5` or `-1` is told the rule (a whole number from 1 to
+    // [`MAX_COUNT`]) rather than the type it failed to parse as.
+    #[schemars(with = "Option<u32>", range(min = 1, max = MAX_COUNT))]
     count: Option<Spanned<f64>>,
+    /// Where the centre of its base stands, `[x, y]` in inches: on the table.
+    #[schemars(schema_with = "on_the_table")]
     at: Spanned<Point>,
+    /// Which way it faces, in degrees clockwise from north (0 when not given).
     #[serde(default)]
     facing: Option<f64>,
+    /// With `count`, how far apart the units stand, in inches, to the first one's right as
+    /// it faces (negative: to its left); by default the base's width and half an inch.
     #[serde(default)]
     spacing: Option<f64>,
+    /// Its base (by default its troop type's, else the ruleset's `default_base`).
     #[serde(default)]
     base: Option<Base>,
+    /// Stats that override the troop chart's for this unit: `{ attack: 3 }`.
     #[serde(default)]
     stats: BTreeMap<String, Stat>,
+    /// Special abilities: scripts in the ruleset's `abilities/` folder.
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     abilities: Vec<Spanned<String>>,
+    /// Status tags it starts with: `[hidden]`.
     #[serde(default)]
     tags: Vec<String>,
+    /// The groups it belongs to, by kind: `{ formation: shield_wall }`.
     #[serde(default)]
     groups: BTreeMap<String, String>,
+    /// Hits it has already taken.
     #[serde(default)]
+    #[schemars(range(min = -MAX_STAT, max = MAX_STAT))]
     hits: i64,
+    /// Stands or figures it has (1 when not given).
     #[serde(default)]
+    #[schemars(range(min = -MAX_STAT, max = MAX_STAT))]
     stands: Option<i64>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// A side of the battle.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SideSpec {
+    /// The side's id, used by scripts and at the prompt; two sides may not share one.
+    #[schemars(with = "String")]
     id: Spanned<String>,
+    /// Its display name (by default, its id).
     #[serde(default)]
     name: Option<String>,
+    /// The table edge it sets up on.
     edge: Edge,
+    /// Its units.
     #[serde(default)]
     units: Vec<UnitSpec>,
 }
@@ -174,14 +262,27 @@ impl<'de> Deserialize<'de> for CardsSpec {
     }
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// A deck of cards, reached by scripts with `deck(NAME)` and drawn at the prompt with
+/// `draw NAME`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(extend(
+    "if" = { "properties": { "jokers": { "const": true } }, "required": ["jokers"] },
+    "then" = { "properties": { "cards": { "type": "string" } } }
+))]
 struct DeckSpec {
+    /// `standard` for a 52-card deck, or a list of cards, the first on top: `[AS, 10H, TD,
+    /// QC, JOKER]`.
+    #[schemars(schema_with = "cards")]
     cards: Spanned<CardsSpec>,
+    /// With `cards: standard`, add the two jokers (54 cards); a list names its jokers.
     #[serde(default)]
     jokers: bool,
+    /// Keep only the top N cards after shuffling, from 1 to the number of cards.
     #[serde(default)]
+    #[schemars(with = "Option<usize>", range(min = 1))]
     first: Option<Spanned<usize>>,
+    /// Whether to shuffle the deck when the game starts.
     #[serde(default = "yes")]
     shuffle: bool,
 }
@@ -190,32 +291,120 @@ fn yes() -> bool {
     true
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// A sandtable scenario: the table, its terrain, the sides and their units, decks of cards
+/// and house rules, played with a ruleset (see docs/scenario.md).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct ScenarioFile {
+pub(super) struct ScenarioFile {
+    /// The scenario's title, printed when a game starts.
     name: String,
+    /// A line or two for the players.
     #[serde(default)]
     description: String,
+    /// The ruleset it is played with: a folder under `scripts/rulesets/` of the project.
+    #[schemars(with = "String")]
     ruleset: Spanned<String>,
+    /// The seed to use when the command line gives no `--seed`.
     #[serde(default)]
+    #[schemars(with = "Option<u64>", range(max = i64::MAX))]
     seed: Option<Spanned<u64>>,
+    /// The table, in inches (72 x 48 when not given, or the grid's size).
     #[serde(default)]
+    #[schemars(with = "Option<TableSpec>")]
     table: Option<Spanned<TableSpec>>,
+    /// A grid of square areas, for rules that count areas.
     #[serde(default)]
+    #[schemars(with = "Option<GridSpec>")]
     grid: Option<Spanned<GridSpec>>,
+    /// The id of the side that plays first (without it, the ruleset's `setup` decides).
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     first: Option<Spanned<String>>,
+    /// Values of the ruleset's `data` changed for this scenario; a map is merged key by
+    /// key, and every key must be one the ruleset has.
     #[serde(default)]
+    #[schemars(with = "Option<BTreeMap<String, serde_json::Value>>")]
     data: Option<Spanned<BTreeMap<String, serde_json::Value>>>,
+    /// Terrain features.
     #[serde(default)]
     terrain: Vec<TerrainSpec>,
+    /// The sides, at least two, in the order scripts see them.
+    #[schemars(with = "Vec<SideSpec>", length(min = 2))]
     sides: Spanned<Vec<SideSpec>>,
+    /// Decks of cards, by name.
     #[serde(default)]
     decks: BTreeMap<String, DeckSpec>,
+    /// Abilities every unit of a troop type has, by troop type: `{ heavy_infantry:
+    /// [testudo] }`.
     #[serde(default)]
+    #[schemars(with = "Option<BTreeMap<String, Vec<String>>>")]
     abilities: Option<Spanned<BTreeMap<String, Vec<Spanned<String>>>>>,
+    /// House rule scripts, loaded after the ruleset in this order: paths inside the
+    /// scenario's folder, relative to it.
     #[serde(default)]
+    #[schemars(with = "Vec<String>", inner(regex(pattern = crate::game::confine::PLAIN_PATTERN)))]
     house_rules: Vec<Spanned<String>>,
+}
+
+// What the fields above need of the schema beyond their types (see `game::schema`).
+
+/// What a terrain feature's `slope` may be: a slope's name, or null (left out).
+fn slopes() -> Vec<serde_json::Value> {
+    Slope::ALL
+        .into_iter()
+        .map(|s| s.name().into())
+        .chain([serde_json::Value::Null])
+        .collect()
+}
+
+/// `at` of a unit: a point on the table, whose sides are at most [`MAX_SIZE`].
+fn on_the_table(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "array",
+        "items": { "type": "number", "minimum": 0, "maximum": MAX_SIZE },
+        "minItems": 2,
+        "maxItems": 2,
+    })
+}
+
+/// A deck's `cards`: `standard`, or a list of cards as [`Card::parse`] reads them.
+fn cards(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "anyOf": [
+            { "enum": ["standard"] },
+            {
+                "type": "array",
+                "items": { "type": "string", "pattern": Card::PATTERN },
+            },
+        ],
+    })
+}
+
+/// What a terrain feature needs of its fields together: exactly one shape, `width` only with
+/// a `line`, `slope` only on a hill. (A field given as null is as good as left out, as
+/// serde reads it.)
+fn terrain_rules(schema: &mut Schema) {
+    let given = |field: &str| {
+        serde_json::json!({
+            "required": [field],
+            "properties": { field: { "not": { "type": "null" } } },
+        })
+    };
+    let shapes: Vec<serde_json::Value> = ["polygon", "rect", "circle", "line"]
+        .into_iter()
+        .map(given)
+        .collect();
+    schema.insert(
+        "allOf".into(),
+        serde_json::json!([
+            { "oneOf": shapes },
+            { "if": given("width"), "then": given("line") },
+            {
+                "if": { "properties": { "kind": { "const": "hill" } } },
+                "else": { "properties": { "slope": { "type": "null" } } },
+            },
+        ]),
+    );
 }
 
 /// A side of the battle.

@@ -192,6 +192,10 @@ impl Card {
         }
     }
 
+    /// What [`Card::parse`] reads, as a regular expression (ECMA-262, for the scenario schema
+    /// editors check against): a rank and a suit, or a joker, in any case, with spaces around.
+    pub const PATTERN: &'static str = "^\\s*(?:[BbRr]?[Jj][Oo][Kk][Ee][Rr]|[Jj][Oo][Kk][Ee][Rr]-(?:[Bb][Ll][Aa][Cc][Kk]|[Rr][Ee][Dd])|(?:[AaTtJjQqKk1-9]|10)\\s*[SsHhDdCc♠♤♥♡♦♢♣♧])\\s*$";
+
     /// Reads a card: `QH`, `10S`, `TS`, `AD`, `1D`, `Q♥`, `10♠`, `JOKER` (the black joker),
     /// `BJOKER`, `RJOKER`, `JOKER-RED`, `JOKER-BLACK`; any case, surrounding spaces ignored.
     pub fn parse(s: &str) -> Result<Card, CardError> {

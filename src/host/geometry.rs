@@ -328,6 +328,65 @@ pub fn check_point(what: &'static str, point: Point) -> Result<(), ShapeError> {
     }
 }
 
+/// What a scenario or a ruleset may write for a point, for editors (see `game::schema`): two
+/// numbers, each within [`MAX_COORDINATE`] of the table's corner, which is what
+/// [`check_point`] lets through.
+impl schemars::JsonSchema for Point {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Point".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A point `[x, y]` in inches: x east of the table's west edge, y north of its south edge.",
+            "type": "array",
+            "items": { "type": "number", "minimum": -MAX_COORDINATE, "maximum": MAX_COORDINATE },
+            "minItems": 2,
+            "maxItems": 2,
+        })
+    }
+}
+
+/// A base as a scenario or a ruleset writes it, for editors: `{ round: D }` or
+/// `{ width: W, depth: D }`, each size more than 0 and at most [`MAX_SIZE`], as
+/// [`Base::validate`] wants.
+impl schemars::JsonSchema for Base {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Base".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let size = |what: &str| {
+            schemars::json_schema!({
+                "description": what,
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": MAX_SIZE,
+            })
+        };
+        schemars::json_schema!({
+            "description": "A base, in inches: `{ round: D }` for a round base of diameter D, or `{ width: W, depth: D }` for a rectangle W wide (across its facing) and D deep.",
+            "oneOf": [
+                {
+                    "type": "object",
+                    "properties": { "round": size("Across the base, in inches.") },
+                    "required": ["round"],
+                    "additionalProperties": false,
+                },
+                {
+                    "type": "object",
+                    "properties": {
+                        "width": size("Frontage, across the facing, in inches."),
+                        "depth": size("Front to back, along the facing, in inches."),
+                    },
+                    "required": ["width", "depth"],
+                    "additionalProperties": false,
+                },
+            ],
+        })
+    }
+}
+
 /// The serialised form of a [`Base`]: exactly one of `round`, or `width` with `depth`.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -71,8 +71,8 @@ pub enum TerrainKind {
     Fortification,
 }
 
-/// Every kind's name, in declaration order, for error messages.
-const KIND_NAMES: [&str; 7] = [
+/// Every kind's name, in declaration order, for error messages and the scenario schema.
+pub const KIND_NAMES: [&str; 7] = [
     "woods",
     "hill",
     "town",

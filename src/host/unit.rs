@@ -83,6 +83,37 @@ impl<'de> Deserialize<'de> for Stat {
     }
 }
 
+/// What a file may write for a stat, for editors (see `game::schema`): what the reader above
+/// takes and [`Stat::check`] lets through, a number within [`MAX_STAT`] of zero.
+impl schemars::JsonSchema for Stat {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Stat".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let one = |what: &str| {
+            schemars::json_schema!({
+                "description": what,
+                "type": ["boolean", "number", "string"],
+                "minimum": -MAX_STAT,
+                "maximum": MAX_STAT,
+            })
+        };
+        schemars::json_schema!({
+            "description": "A stat: a number, a word, `true` or `false`, or a list of words and numbers.",
+            "anyOf": [
+                one("A number, a word, or `true` or `false`: `attack: 2`, `move: 1.5`, `class: cavalry`, `mounted: true`."),
+                {
+                    "description": "A list of words and numbers: `kinds: [woods, hill]`.",
+                    "type": "array",
+                    "items": one("A word or a number."),
+                    "maxItems": MAX_STAT_LIST,
+                },
+            ],
+        })
+    }
+}
+
 impl Stat {
     /// The stat as a number, if it is one.
     pub fn as_f64(&self) -> Option<f64> {
