@@ -413,6 +413,7 @@ fn a_limit_broken_in_a_house_rules_replacement_is_told_at_its_line() {
         &["play", "game.yaml", "--seed", "1", "--with", "endless.rhai"],
         Some("melee viking legionary\n"),
     );
-    out.expect_code(1).stderr_has(&["(in `attacker_wins`)", "endless.rhai:3:"]);
+    out.expect_code(1)
+        .stderr_has(&["(in `attacker_wins`)", "endless.rhai:3:"]);
     assert!(!out.stderr.contains("rules.rhai"), "{}", out.stderr);
 }

@@ -187,3 +187,68 @@ fn each_rulesets_hook_table_is_what_sandtable_hooks_prints() {
         );
     }
 }
+
+// Guards that the whole ruleset of the guide to writing one (Bare Skirmish) is a ruleset
+// sandtable loads as it declares itself: its three files, made as the guide says, check as
+// the guide shows, and its seeded turn plays as shown. (A guide whose ruleset declared no
+// stats would teach one that no longer loads.)
+#[test]
+fn the_guides_whole_ruleset_checks_and_plays_as_it_shows() {
+    let guide = std::fs::read_to_string(common::project().join("docs/writing-a-ruleset.md"))
+        .expect("the guide");
+    let ws = common::Workspace::new();
+    let mut made = 0;
+    let mut rest = guide.as_str();
+    while let Some(at) = rest.find("\n`my-project/") {
+        rest = &rest[at + 2..];
+        let name = &rest[..rest.find('`').expect("the file name's closing backtick")];
+        let body = &rest[rest.find("```").expect("the file's block")..];
+        let body = &body[body.find('\n').expect("the block's first line") + 1..];
+        let body = &body[..body.find("```").expect("the block's end")];
+        ws.write(name, body);
+        made += 1;
+    }
+    assert_eq!(made, 3, "the guide makes three files");
+    let shown = |start: &str| {
+        let text = &guide[guide.find(start).expect("the shown run")..];
+        let text = &text[text.find('\n').expect("the command's line") + 1..];
+        text[..text.find("```").expect("the run's end")].to_string()
+    };
+    let run = |args: &[&str], stdin: Option<&str>| {
+        common::run_program(common::BINARY, ws.path(), args, stdin)
+    };
+    let check = run(
+        &[
+            "check",
+            "--project",
+            "my-project",
+            "my-project/scenarios",
+            "my-project/scripts",
+        ],
+        None,
+    );
+    check.expect_code(0);
+    assert_eq!(
+        check.stdout,
+        shown("$ sandtable check --project my-project my-project/scenarios my-project/scripts")
+    );
+    let played = run(
+        &[
+            "play",
+            "my-project/scenarios/farmyard.yaml",
+            "--project",
+            "my-project",
+            "--seed",
+            "1",
+        ],
+        Some("shoot ann bob\n"),
+    );
+    played.expect_code(0);
+    let turn =
+        shown("$ sandtable play my-project/scenarios/farmyard.yaml --project my-project --seed 1");
+    assert!(
+        turn.starts_with(&played.stdout),
+        "the guide shows\n{turn}\nbut the turn plays\n{}",
+        played.stdout
+    );
+}

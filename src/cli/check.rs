@@ -86,7 +86,7 @@ pub fn check(common: &Common, paths: &[PathBuf], scenario: Option<&Path>) -> Res
                 outln!("{line}");
             }
             Ok(what) => outln!("ok   {} ({what})", file.display()),
-            Err(e) => {
+            Err((e, what)) => {
                 let found = match &e {
                     Error::Several { problems, .. } => problems.len(),
                     _ => 1,
@@ -98,7 +98,10 @@ pub fn check(common: &Common, paths: &[PathBuf], scenario: Option<&Path>) -> Res
                         json!({ "file": file.display().to_string(), "ok": false, "problems": found })
                     );
                 } else {
-                    outln!("FAIL {}", file.display());
+                    match what {
+                        Some(what) => outln!("FAIL {} ({what})", file.display()),
+                        None => outln!("FAIL {}", file.display()),
+                    }
                 }
                 report_error(&e, common.json);
             }
@@ -185,10 +188,18 @@ impl std::fmt::Display for Checked {
                 troop_types,
                 scripts,
                 abilities,
-            } => write!(
-                f,
-                "ruleset, {troop_types} troop types, {scripts} scripts, {abilities} abilities"
-            ),
+            } => {
+                let plural = |n: usize, one: &str, many: &str| {
+                    format!("{n} {}", if n == 1 { one } else { many })
+                };
+                write!(
+                    f,
+                    "ruleset, {}, {}, {}",
+                    plural(troop_types, "troop type", "troop types"),
+                    plural(scripts, "script", "scripts"),
+                    plural(abilities, "ability", "abilities")
+                )
+            }
             Checked::Scenario {
                 units: n,
                 ref house_rules,
@@ -250,7 +261,36 @@ pub fn said(functions: &HouseRuleFunctions) -> String {
     }
 }
 
-fn check_file(project: &Project, file: &Path, scenario: Option<&Path>) -> Result<Checked, Error> {
+/// Checks one file: what it turned out to be, or its problems with, for a house rule, what it
+/// was checked as.
+fn check_file(
+    project: &Project,
+    file: &Path,
+    scenario: Option<&Path>,
+) -> Result<Checked, (Error, Option<String>)> {
+    check_file_as(project, file, scenario).map_err(|e| match e {
+        Failed::Plain(e) => (e, None),
+        Failed::As(e, what) => (e, Some(what)),
+    })
+}
+
+/// A file's problems, and what it was checked as when that is worth saying.
+enum Failed {
+    Plain(Error),
+    As(Error, String),
+}
+
+impl From<Error> for Failed {
+    fn from(e: Error) -> Failed {
+        Failed::Plain(e)
+    }
+}
+
+fn check_file_as(
+    project: &Project,
+    file: &Path,
+    scenario: Option<&Path>,
+) -> Result<Checked, Failed> {
     let ext = file
         .extension()
         .and_then(|e| e.to_str())
@@ -316,7 +356,7 @@ fn check_house_rule(
     file: &Path,
     ast: &rhai::AST,
     scenario: Option<&Path>,
-) -> Result<Checked, Error> {
+) -> Result<Checked, Failed> {
     let scenario_path = match scenario {
         Some(s) => s.to_path_buf(),
         None => scenario_for(project, ast)?,
@@ -324,18 +364,25 @@ fn check_house_rule(
     let mut scenario = Scenario::load(project, &scenario_path)?;
     scenario.house_rules = vec![file.to_path_buf()];
     let ruleset = scenario.ruleset.id.clone();
-    let session = Session::new(project, scenario, 0)?;
+    let shown = scenario_path
+        .strip_prefix(project.root())
+        .unwrap_or(&scenario_path)
+        .display()
+        .to_string();
+    let session = Session::new(project, scenario, 0).map_err(|e| {
+        Failed::As(
+            e,
+            format!(
+                "house rule of {ruleset}, checked in {shown}; `--scenario` checks it in another"
+            ),
+        )
+    })?;
     let functions = session
         .house_rule_functions()
         .into_iter()
         .next()
         .map(|(_, f)| f)
         .unwrap_or_default();
-    let shown = scenario_path
-        .strip_prefix(project.root())
-        .unwrap_or(&scenario_path)
-        .display()
-        .to_string();
     Ok(Checked::HouseRule {
         ruleset,
         scenario: shown,
@@ -344,13 +391,23 @@ fn check_house_rule(
 }
 
 /// The scenario to check a house rule in when none is named: one of the ruleset whose hooks
-/// and functions (by name and parameters) the house rule defines most, the default scenario
+/// and functions (by name and parameters) the house rule defines or calls most, the default scenario
 /// if it is of that ruleset (or no ruleset stands out), else the first of that ruleset.
 fn scenario_for(project: &Project, ast: &rhai::AST) -> Result<PathBuf, Error> {
     let defined: Vec<(String, usize)> = ast
         .iter_functions()
         .map(|f| (f.name.to_string(), f.params.len()))
         .collect();
+    // The functions it calls: a ruleset's own helpers it calls (`check_turn`) are hers.
+    let mut called: Vec<(String, usize)> = Vec::new();
+    ast.walk(&mut |path| {
+        if let Some(rhai::ASTNode::Expr(rhai::Expr::FnCall(call, _))) = path.last()
+            && call.namespace.is_empty()
+        {
+            called.push((call.name.to_string(), call.args.len()));
+        }
+        true
+    });
     let budget = Budget::default();
     let engine = engine::sandboxed(&Limits::default(), &budget, Vec::new(), Default::default());
     let mut best: Option<(usize, String)> = None;
@@ -376,7 +433,11 @@ fn scenario_for(project: &Project, ast: &rhai::AST) -> Result<PathBuf, Error> {
                     .map(|f| (f.name.to_string(), f.params.len())),
             );
         }
-        let score = defined.iter().filter(|d| names.contains(d)).count();
+        let score = defined
+            .iter()
+            .chain(&called)
+            .filter(|d| names.contains(d))
+            .count();
         if score > 0 && best.as_ref().is_none_or(|(b, _)| score > *b) {
             best = Some((score, id));
         }
