@@ -8,7 +8,9 @@
 //!   operators `+`, `-`, `==` and `!=`, `to_string` and `to_debug`, and `scatter(p, bearing,
 //!   distance)`;
 //! - `distance(a, b)`, `edge_distance(a, b)`, `edge_distance_at(u, at, other)`,
-//!   `distance_to_path(u, from, to)`, `in_contact(a, b)`, `bearing(a, b)`,
+//!   `distance_to_path(u, from, to)`, `in_contact(a, b)`, `within(a, b, inches)`,
+//!   `at_most(x, limit)` and `at_least(x, limit)` (a measure against a limit, with the host's
+//!   one tolerance), `bearing(a, b)`, `compass(word)`, `angle_between(from, to)`,
 //!   `angle_off(u, target)`, `in_arc(u, target, half_angle)`,
 //!   `in_cone(apex, direction, range, half_angle, target)` and
 //!   `units_in_cone(apex, direction, range, half_angle)`;
@@ -20,7 +22,7 @@
 
 use std::rc::Rc;
 
-use rhai::{Array, Dynamic, Engine, FLOAT, Map};
+use rhai::{Array, Dynamic, Engine, FLOAT, INT, Map};
 
 use super::{Res, Shared, UnitRef, host_error, number, place, unit_array, volatile};
 use crate::game::state::GameState;
@@ -30,6 +32,7 @@ use crate::limits::MAX_PATH_STEPS;
 /// Registers the `Point` type and the measurement functions.
 pub(super) fn register(engine: &mut Engine, state: &Shared) {
     register_points(engine);
+    register_measures(engine);
     register_measurement(engine, state);
 }
 
@@ -68,6 +71,51 @@ fn register_points(engine: &mut Engine) {
                 ))
             },
         );
+}
+
+/// Registers `f` of two numbers under `name`: for each pair of `INT` and `FLOAT`, which rhai
+/// finds at once (rules call these in their inner loops, and a function of `Dynamic`s is
+/// looked for again in every verb's call), and for any other values, refused in words
+/// (`what` names the two).
+fn register_numbers<T: rhai::Variant + Clone>(
+    engine: &mut Engine,
+    name: &'static str,
+    what: [&'static str; 2],
+    f: fn(f64, f64) -> T,
+) {
+    engine
+        .register_fn(name, move |a: FLOAT, b: FLOAT| f(a, b))
+        .register_fn(name, move |a: FLOAT, b: INT| f(a, b as f64))
+        .register_fn(name, move |a: INT, b: FLOAT| f(a as f64, b))
+        .register_fn(name, move |a: INT, b: INT| f(a as f64, b as f64))
+        .register_fn(name, move |a: Dynamic, b: Dynamic| -> Res<T> {
+            Ok(f(number(&a, what[0])?, number(&b, what[1])?))
+        });
+}
+
+/// The functions that measure no place but compare or name bearings and measures.
+fn register_measures(engine: &mut Engine) {
+    register_numbers(
+        engine,
+        "at_most",
+        ["a measure", "a limit"],
+        geometry::at_most,
+    );
+    register_numbers(
+        engine,
+        "at_least",
+        ["a measure", "a limit"],
+        geometry::at_least,
+    );
+    register_numbers(
+        engine,
+        "angle_between",
+        ["a bearing", "a bearing"],
+        geometry::angle_off,
+    );
+    engine.register_fn("compass", |word: &str| -> Dynamic {
+        geometry::compass_bearing(word).map_or(Dynamic::UNIT, Dynamic::from_float)
+    });
 }
 
 fn feature_map(state: &GameState, idx: usize) -> Dynamic {
@@ -125,6 +173,46 @@ fn register_measurement(engine: &mut Engine, state: &Shared) {
                                           b: UnitRef|
           -> bool {
         st.borrow().battlefield.in_contact(a.0, b.0)
+    });
+    // Two units and a number, as rules ask it in their inner loops, found at once; then any
+    // places.
+    let st = state.clone();
+    volatile!(engine, "within", move |a: UnitRef,
+                                      b: UnitRef,
+                                      inches: INT|
+          -> bool {
+        geometry::at_most(
+            st.borrow().battlefield.edge_distance(a.0, b.0),
+            inches as f64,
+        )
+    });
+    let st = state.clone();
+    volatile!(engine, "within", move |a: UnitRef,
+                                      b: UnitRef,
+                                      inches: FLOAT|
+          -> bool {
+        geometry::at_most(st.borrow().battlefield.edge_distance(a.0, b.0), inches)
+    });
+    let st = state.clone();
+    volatile!(engine, "within", move |a: Dynamic,
+                                      b: Dynamic,
+                                      inches: Dynamic|
+          -> Res<bool> {
+        let s = st.borrow();
+        let inches = number(&inches, "a distance")?;
+        let gap = match (a.read_lock::<UnitRef>(), b.read_lock::<UnitRef>()) {
+            (Some(a), Some(b)) => s.battlefield.edge_distance(a.0, b.0),
+            (Some(u), None) | (None, Some(u)) => {
+                let other = if a.is::<UnitRef>() { &b } else { &a };
+                let p = place(&s, other)?;
+                s.unit(u.0)
+                    .map_err(host_error)?
+                    .footprint()
+                    .distance_to_point(p)
+            }
+            (None, None) => place(&s, &a)?.distance(place(&s, &b)?),
+        };
+        Ok(geometry::at_most(gap, inches))
     });
     let st = state.clone();
     volatile!(engine, "bearing", move |a: Dynamic,
