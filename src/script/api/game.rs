@@ -6,15 +6,18 @@
 //! - `phase()` and `set_phase(name)`: the phase of the turn;
 //! - `game_stat(name)`, `has_game_stat(name)` and `set_game_stat(name, value)`: facts of the
 //!   whole game the rules keep (`()` removes one);
-//! - `sides()`, `side_name(id)` and `side_edge(id)`;
-//! - `say(text)` and `seed()`;
+//! - `sides()`, `side_name(id)`, `side_edge(id)`, `bearing_to_edge(id)` and
+//!   `bearing_from_edge(id)`;
+//! - `say(text)`, `names(list)`, `names(list, last)`, `join(list, sep)` and `seed()`;
 //! - `data()`, `data(key)` and `troop(name)`: the ruleset's data and troop chart;
 //! - `attempt(verb, args)`: runs a verb, undoing it when the rules refuse.
 
-use rhai::{Array, Dynamic, Engine, INT, Map, NativeCallContext};
+use rhai::{Array, Dynamic, Engine, FLOAT, INT, ImmutableString, Map, NativeCallContext};
 
 use super::{Res, Shared, host_error, is_refusal, stat_to_dynamic, strings, volatile};
 use crate::game::ruleset::Ruleset;
+use crate::game::scenario::Edge;
+use crate::host::geometry::normalize_degrees;
 
 /// Registers the game functions, the sides and `attempt`.
 pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
@@ -81,6 +84,7 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
     volatile!(engine, "say", move |text: &str| {
         st.borrow_mut().say(text)
     });
+    register_words(engine);
     let st = state.clone();
     volatile!(engine, "seed", move || -> INT {
         st.borrow().rng.seed() as INT
@@ -138,6 +142,50 @@ fn register_attempt(engine: &mut Engine, state: &Shared) {
     });
 }
 
+/// An item of a list as a message shows it: a string as it is, anything else as
+/// `` `${item}` `` writes it (a unit as its id).
+fn item_text(ctx: &NativeCallContext, item: &Dynamic) -> String {
+    if let Some(s) = item.read_lock::<ImmutableString>() {
+        return s.to_string();
+    }
+    ctx.call_fn::<ImmutableString>("to_string", (item.clone(),))
+        .map(|s| s.to_string())
+        .unwrap_or_else(|_| item.to_string())
+}
+
+/// Items in words, "a, b and c", with `last` (and, or) before the last one.
+fn in_words(items: &[String], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., end] => format!("{} {last} {end}", init.join(", ")),
+    }
+}
+
+/// `names` and `join`: lists of units, words or numbers, in words for a message.
+fn register_words(engine: &mut Engine) {
+    let texts = |ctx: &NativeCallContext, list: &Array| -> Vec<String> {
+        list.iter().map(|item| item_text(ctx, item)).collect()
+    };
+    volatile!(engine, "names", move |ctx: NativeCallContext,
+                                     list: Array|
+          -> String {
+        in_words(&texts(&ctx, &list), "and")
+    });
+    volatile!(engine, "names", move |ctx: NativeCallContext,
+                                     list: Array,
+                                     last: &str|
+          -> String {
+        in_words(&texts(&ctx, &list), last)
+    });
+    volatile!(engine, "join", move |ctx: NativeCallContext,
+                                    list: Array,
+                                    sep: &str|
+          -> String {
+        texts(&ctx, &list).join(sep)
+    });
+}
+
 fn register_sides(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
     volatile!(engine, "sides", move || -> Array {
@@ -161,4 +209,39 @@ fn register_sides(engine: &mut Engine, state: &Shared) {
             .map(|side| format!("{:?}", side.edge).to_lowercase())
             .ok_or_else(|| host_error(format!("unknown side `{id}`")))
     });
+    let edge_of = |st: &Shared, id: &str| -> Res<Edge> {
+        st.borrow()
+            .sides
+            .iter()
+            .find(|side| side.id == id)
+            .map(|side| side.edge)
+            .ok_or_else(|| host_error(format!("unknown side `{id}`")))
+    };
+    let st = state.clone();
+    volatile!(engine, "bearing_to_edge", move |id: &str| -> Res<FLOAT> {
+        Ok(edge_of(&st, id)?.bearing())
+    });
+    let st = state.clone();
+    volatile!(engine, "bearing_from_edge", move |id: &str| -> Res<FLOAT> {
+        Ok(normalize_degrees(edge_of(&st, id)?.bearing() + 180.0))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_words;
+
+    fn words(items: &[&str], last: &str) -> String {
+        let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+        in_words(&items, last)
+    }
+
+    #[test]
+    fn a_list_in_words_puts_the_last_word_before_the_last_item() {
+        assert_eq!(words(&[], "and"), "");
+        assert_eq!(words(&["a"], "and"), "a");
+        assert_eq!(words(&["a", "b"], "and"), "a and b");
+        assert_eq!(words(&["a", "b", "c"], "and"), "a, b and c");
+        assert_eq!(words(&["a", "b", "c"], "or"), "a, b or c");
+    }
 }
