@@ -3,7 +3,8 @@
 //!
 //! Registers:
 //!
-//! - `unit(id)`, `units()`, `units(side)`, `units_without(side, stat, value)`, `all_units()`,
+//! - `unit(id)`, `to_unit(x)` (a unit, or the player told in words why `x` is none),
+//!   `units()`, `units(side)`, `units_without(side, stat, value)`, `all_units()`,
 //!   `units_tagged(tag)`,
 //!   `units_in_group(kind, name)`, `units_within(centre, radius)`, `overlapping_at(u, at)`,
 //!   `nearest_enemy(u)`, `enemies_within(u, radius)` and `enemies(u)`;
@@ -20,10 +21,11 @@
 use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Map};
 
 use super::{
-    Res, Shared, UnitRef, host_error, number, place, stat_to_dynamic, strings, unit_array,
+    Res, Shared, UnitRef, host_error, number, place, refusal, stat_to_dynamic, strings, unit_array,
     volatile, with_unit,
 };
 use crate::game::ruleset::Ruleset;
+use crate::host::battlefield::ResolveError;
 use crate::host::geometry::Point;
 use crate::host::unit::{Stat, Unit};
 
@@ -73,6 +75,30 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
             .resolve(id)
             .map(UnitRef)
             .map_err(host_error)
+    });
+    // Words typed where a unit belongs arrive as strings when they name none: the rules
+    // refuse them (as `throw` does) in the player's terms, with the id meant where one is
+    // close.
+    volatile!(engine, "to_unit", |u: UnitRef| u);
+    let st = state.clone();
+    volatile!(engine, "to_unit", move |x: Dynamic| -> Res<UnitRef> {
+        if let Some(u) = x.read_lock::<UnitRef>() {
+            return Ok(*u);
+        }
+        let text = match x.read_lock::<ImmutableString>() {
+            Some(s) => s.to_string(),
+            None => x.to_string(),
+        };
+        st.borrow()
+            .battlefield
+            .resolve(&text)
+            .map(UnitRef)
+            .map_err(|e| match e {
+                ResolveError::Unknown {
+                    suggestion: None, ..
+                } => refusal(format!("{}: `:units` lists the units", e.message())),
+                e => refusal(e.to_string()),
+            })
     });
     let st = state.clone();
     volatile!(engine, "units", move || -> Array {
