@@ -252,3 +252,26 @@ fn the_guides_whole_ruleset_checks_and_plays_as_it_shows() {
         played.stdout
     );
 }
+
+// Guards that the guide to house rules shows `sandtable hooks` as it prints: each line of its
+// excerpt is a line of the command's output.
+#[test]
+fn the_house_rules_guide_shows_sandtable_hooks_as_it_prints() {
+    let guide =
+        std::fs::read_to_string(common::project().join("docs/house-rules.md")).expect("the guide");
+    let start = guide
+        .find("$ sandtable hooks playmobil\n")
+        .expect("the guide shows `sandtable hooks playmobil`");
+    let shown = &guide[start..];
+    let shown = &shown[..shown.find("```").expect("the excerpt's end")];
+    let out = common::sandtable(&["hooks", "playmobil"], None);
+    out.expect_code(0);
+    let printed: Vec<&str> = out.stdout.lines().collect();
+    for line in shown.lines().skip(1).filter(|l| *l != "...") {
+        assert!(
+            printed.contains(&line),
+            "`sandtable hooks playmobil` does not print the guide's line\n{line}\n--- it prints ---\n{}",
+            out.stdout
+        );
+    }
+}

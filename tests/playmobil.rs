@@ -413,6 +413,18 @@ fn melee_at_exactly_two_inches_is_in_reach() {
     out.stdout_has(&["viking (Heavy infantry) attacks legionary (Heavy infantry)\n"]);
 }
 
+// Guards that a verb given the figures' ids as words (quoted at the prompt, or passed by a
+// script) finds the figures: it refused them as unknown units.
+#[test]
+fn a_verb_given_the_ids_of_figures_as_words_finds_them() {
+    let game = Game::new(
+        &[&legionary("legionary", 10.0, 5.1, "")],
+        &[&viking("viking", 10.0, 8.3, "")],
+    );
+    let out = game.play_ok(1, "melee \"viking\" \"legionary\"\n");
+    out.stdout_has(&["viking (Heavy infantry) attacks legionary (Heavy infantry)\n"]);
+}
+
 // Guards "another soldier" between the attacker and the defender.
 #[test]
 fn melee_is_stopped_by_a_figure_between() {

@@ -339,12 +339,12 @@ fn unknown_meta_command_suggests_the_right_one() {
 
 // Guards that a word that is no unit at all is reported as an unknown unit in the player's
 // terms, not as an error inside the ruleset's script. (The prompt cannot know which verb
-// arguments are units, so the ruleset says it.)
+// arguments are units, so the ruleset asks `to_unit`.)
 #[test]
 fn unknown_unit_without_a_near_name_is_reported_as_unknown() {
     check_bad_line(
         "melee elephant legionary_1",
-        &["unknown unit `elephant`", "`:units` lists the figures"],
+        &["unknown unit `elephant`", "`:units` lists the units"],
     );
 }
 

@@ -1243,6 +1243,24 @@ fn refusals_and_checks_speak_the_players_words() {
     );
 }
 
+// Guards that a verb given a figure's id as a word (quoted at the prompt, or passed by a
+// script) finds him (it refused him as an unknown figure), and that a word close to an id is
+// refused with the id meant.
+#[test]
+fn a_verb_finds_a_figure_by_his_id_and_refuses_a_word_that_names_none() {
+    let (b, z) = (sergeant_and_two_riflemen(), one_zulu());
+    let out = game(&b, &z, &[]).play_ok(1, "order \"pte_1\" fire\n");
+    out.stdout_has(&["The British write an order for pte_1\n"]);
+    game(&b, &z, &[]).play_refused(
+        1,
+        "order \"sgtt\" fire\n",
+        &[
+            "unknown unit `sgtt`: `order` needs a unit for `figure`",
+            "did you mean `sgt`?",
+        ],
+    );
+}
+
 // Guards 8's "When to check morale" read as one check for one death (it broke: a man beside
 // the lord, in his command range and in sight of him, checked three times when he fell, so a
 // pass on the first card could still rout him on the second). pte_1 checks once, on the 5, for

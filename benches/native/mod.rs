@@ -13,12 +13,11 @@
 
 use sandtable::game::scenario::Scenario;
 use sandtable::host::battlefield::{Battlefield, Sight};
-use sandtable::host::geometry::{Point, in_arc, scatter};
+use sandtable::host::geometry::{Point, angle_off, at_least, at_most, in_arc, scatter};
 use sandtable::host::rng::GameRng;
 use sandtable::host::unit::Stat;
 
 const REACH: f64 = 2.0;
-const SLACK: f64 = 0.001;
 /// `data.rout_gap`: the narrowest gap a routing man runs through.
 const ROUT_GAP: f64 = 2.0;
 
@@ -210,7 +209,7 @@ impl Battle {
                 }
             })
             .collect();
-        let broken: Vec<bool> = left.iter().map(|l| *l <= 1.0 - 0.67 + 0.0001).collect();
+        let broken: Vec<bool> = left.iter().map(|l| at_most(*l, 1.0 - 0.67)).collect();
         let turn = self.turn;
         match (broken[0], broken[1]) {
             (true, true) => Some((None, turn)),
@@ -253,7 +252,7 @@ impl Battle {
                 && self.figs[e].side != me
                 && self.figs[e]
                     .bow
-                    .is_some_and(|(range, _)| self.field.edge_distance(f, e) <= range)
+                    .is_some_and(|(range, _)| at_most(self.field.edge_distance(f, e), range))
         });
         if threatened {
             let formation = self.figs[f].formation;
@@ -333,7 +332,7 @@ impl Battle {
         if fa.missed.is_some_and(|(m, _)| m != d) {
             return false;
         }
-        if self.field.edge_distance(a, d) > REACH + SLACK {
+        if !at_most(self.field.edge_distance(a, d), REACH) {
             return false;
         }
         if self.field.sight(self.pos(a), self.pos(d), true, &[a, d]) != Sight::Clear {
@@ -396,7 +395,7 @@ impl Battle {
         let gap = self.field.edge_distance(f, t);
         let step = (gap - 0.5).min(charge_move);
         let to = scatter(p, facing, step.max(0.0));
-        if gap > charge_move + REACH + SLACK
+        if !at_most(gap, charge_move + REACH)
             || (step > 0.0 && !self.field.overlapping_at(f, to).is_empty())
         {
             self.field.get_mut(f).unwrap().facing = before;
@@ -418,7 +417,7 @@ impl Battle {
             if self.figs[f].shots >= shots
                 || self.figs[f].blocked
                 || self.figs[f].routed
-                || self.field.edge_distance(f, t) > range + SLACK
+                || !at_most(self.field.edge_distance(f, t), range)
                 || self.field.sight(self.pos(f), self.pos(t), false, &[]) != Sight::Clear
             {
                 break;
@@ -515,7 +514,7 @@ impl Battle {
             self.figs[x].attacked
                 && group_r.iter().any(|&y| {
                     let u = &self.field.units()[y];
-                    self.field.edge_distance(x, y) <= REACH
+                    at_most(self.field.edge_distance(x, y), REACH)
                         && !in_arc(u.facing, u.pos, self.pos(x), 90.0)
                 })
         });
@@ -571,9 +570,8 @@ impl Battle {
                 .into_iter()
                 .any(|e| {
                     let u = &self.field.units()[e];
-                    let off = ((p.bearing_to(u.pos) - way) % 360.0 + 540.0) % 360.0 - 180.0;
-                    off.abs() <= 90.0
-                        && u.footprint().distance_to_segment(p, to) < ROUT_GAP / 2.0 - SLACK
+                    angle_off(way, p.bearing_to(u.pos)).abs() <= 90.0
+                        && !at_least(u.footprint().distance_to_segment(p, to), ROUT_GAP / 2.0)
                 });
             let enemy_there = self
                 .field

@@ -42,6 +42,19 @@ pub enum Edge {
     East,
 }
 
+impl Edge {
+    /// The bearing straight towards this edge from anywhere on the table: the edge's compass
+    /// word as a bearing (north 0, east 90, south 180, west 270).
+    pub fn bearing(self) -> f64 {
+        match self {
+            Edge::North => 0.0,
+            Edge::East => 90.0,
+            Edge::South => 180.0,
+            Edge::West => 270.0,
+        }
+    }
+}
+
 // The types below are what a scenario file is: serde reads the file into them, strictly,
 // and `game::schema` makes the scenario's JSON Schema from them (their `///` docs are what an
 // editor shows). So each says, in `schemars` attributes, what the checks after parsing want
@@ -1398,4 +1411,18 @@ pub fn valid_id(id: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
         && id.len() <= 64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::geometry::compass_bearing;
+
+    #[test]
+    fn an_edge_lies_along_its_compass_bearing() {
+        for edge in [Edge::North, Edge::East, Edge::South, Edge::West] {
+            let word = format!("{edge:?}").to_lowercase();
+            assert_eq!(Some(edge.bearing()), compass_bearing(&word), "{word}");
+        }
+    }
 }

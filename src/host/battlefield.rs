@@ -219,10 +219,13 @@ impl Battlefield {
             .filter(move |&i| self.units[i].groups.get(kind).is_some_and(|g| g == name))
     }
 
-    /// Units in play whose base comes within `radius` inches of `point`.
+    /// Units in play whose base comes within `radius` inches of `point` (as
+    /// [`geometry::at_most`] has it: rounding dust past the radius is within).
     pub fn within(&self, point: Point, radius: f64) -> Vec<usize> {
         self.in_play()
-            .filter(|&i| self.units[i].footprint().distance_to_point(point) <= radius)
+            .filter(|&i| {
+                geometry::at_most(self.units[i].footprint().distance_to_point(point), radius)
+            })
             .collect()
     }
 
@@ -320,19 +323,22 @@ impl Battlefield {
         found
     }
 
-    /// Units in play other than `of` whose base edge is within `radius` of its base edge.
+    /// Units in play other than `of` whose base edge is within `radius` of its base edge (as
+    /// [`geometry::at_most`] has it).
     pub fn within_of(&self, of: usize, radius: f64) -> Vec<usize> {
         let Some(me) = self.units.get(of) else {
             return Vec::new();
         };
         let fp = me.footprint();
         self.in_play()
-            .filter(|&i| i != of && fp.edge_distance(&self.units[i].footprint()) <= radius)
+            .filter(|&i| {
+                i != of && geometry::at_most(fp.edge_distance(&self.units[i].footprint()), radius)
+            })
             .collect()
     }
 
-    /// Enemies in play (units of other sides) whose base edge is within `radius` of `of`'s,
-    /// nearest first (ties in scenario order).
+    /// Enemies in play (units of other sides) whose base edge is within `radius` of `of`'s (as
+    /// [`geometry::at_most`] has it), nearest first (ties in scenario order).
     pub fn enemies_within(&self, of: usize, radius: f64) -> Vec<usize> {
         let Some(me) = self.units.get(of) else {
             return Vec::new();
@@ -342,7 +348,7 @@ impl Battlefield {
             .in_play()
             .filter(|&i| self.units[i].side != me.side)
             .map(|i| (fp.edge_distance(&self.units[i].footprint()), i))
-            .filter(|&(d, _)| d <= radius)
+            .filter(|&(d, _)| geometry::at_most(d, radius))
             .collect();
         // A stable sort keeps scenario order among equal distances.
         found.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -491,6 +497,19 @@ mod tests {
             b.resolve("vikng_1").unwrap_err().to_string(),
             "unknown unit `vikng_1`; did you mean `viking_1`?"
         );
+    }
+
+    #[test]
+    fn radius_queries_allow_rounding_dust_only() {
+        let b = field();
+        // roman_1 and viking_1 stand 2 inches apart edge to edge.
+        let dust = geometry::MEASURE_TOLERANCE / 2.0;
+        assert_eq!(b.enemies_within(0, 2.0 - dust), vec![2]);
+        assert_eq!(b.within_of(0, 2.0 - dust), vec![1, 2]);
+        assert!(b.enemies_within(0, 1.999).is_empty());
+        assert_eq!(b.within_of(0, 1.999), vec![1]);
+        assert_eq!(b.within(Point::new(10.0, 12.0), 1.5 - dust), vec![0, 2]);
+        assert_eq!(b.within(Point::new(10.0, 12.0), 1.499), vec![2]);
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! - bearings and facings are degrees clockwise from north (+y): facing 0 looks along +y,
 //!   facing 90 along +x (east);
 //! - boundaries count: a point on an edge is inside, segments that touch intersect;
+//! - a measured distance meets a limit with [`MEASURE_TOLERANCE`] of slack ([`at_most`],
+//!   [`at_least`]), and bases touch within [`CONTACT_TOLERANCE`];
 //! - nothing here panics: non-finite input makes predicates false and distances NaN, and
 //!   angle helpers treat a non-finite angle as 0.
 
@@ -24,6 +26,24 @@ pub const CONTACT_TOLERANCE: f64 = 0.05;
 
 /// Slack for boundary tests, so rounding in rotations does not push a point off an edge.
 const EPS: f64 = 1e-9;
+
+/// Slack, in inches, with which a measured distance meets a limit ([`at_most`],
+/// [`at_least`]): moves and scatters leave rounding dust, and a figure standing exactly 2
+/// inches away must count as within 2 inches. Far finer than [`CONTACT_TOLERANCE`], which
+/// allows for bases placed by hand; coarser than any rounding a table's numbers can carry.
+pub const MEASURE_TOLERANCE: f64 = 1e-4;
+
+/// Whether a measured `x` is at most `limit`, allowing [`MEASURE_TOLERANCE`]: "within 2
+/// inches" holds at 2.00001 inches, not at 2.001. False when either is NaN.
+pub fn at_most(x: f64, limit: f64) -> bool {
+    x <= limit + MEASURE_TOLERANCE
+}
+
+/// Whether a measured `x` is at least `limit`, allowing [`MEASURE_TOLERANCE`]: a gap of
+/// 1.99999 inches is 2 inches wide. False when either is NaN.
+pub fn at_least(x: f64, limit: f64) -> bool {
+    x >= limit - MEASURE_TOLERANCE
+}
 
 /// Converts feet to inches.
 pub fn ft(feet: f64) -> f64 {
@@ -139,6 +159,18 @@ pub fn normalize_degrees(d: f64) -> f64 {
     let r = d.rem_euclid(360.0);
     // rem_euclid rounds a tiny negative angle up to exactly 360.
     if r >= 360.0 { 0.0 } else { r }
+}
+
+/// The bearing of a compass word: `north` 0, `east` 90, `south` 180, `west` 270 (lowercase);
+/// `None` for any other word.
+pub fn compass_bearing(word: &str) -> Option<f64> {
+    match word {
+        "north" => Some(0.0),
+        "east" => Some(90.0),
+        "south" => Some(180.0),
+        "west" => Some(270.0),
+        _ => None,
+    }
 }
 
 /// How far `bearing` lies from `facing`, in (-180, 180]: positive is clockwise (to the
@@ -839,6 +871,39 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9
+    }
+
+    #[test]
+    fn a_limit_is_met_allowing_rounding_dust_only() {
+        assert!(at_most(2.0, 2.0));
+        assert!(at_most(2.0 + 0.5 * MEASURE_TOLERANCE, 2.0));
+        assert!(!at_most(2.001, 2.0));
+        assert!(at_least(2.0 - 0.5 * MEASURE_TOLERANCE, 2.0));
+        assert!(!at_least(1.999, 2.0));
+        // Much finer than the slack for bases placed by hand.
+        assert!(!at_most(2.0 + CONTACT_TOLERANCE, 2.0));
+        assert!(!at_most(f64::NAN, 2.0) && !at_least(f64::NAN, 2.0));
+        assert!(!at_most(2.0, f64::NAN) && !at_least(2.0, f64::NAN));
+    }
+
+    #[test]
+    fn compass_words_are_bearings_clockwise_from_north() {
+        assert_eq!(compass_bearing("north"), Some(0.0));
+        assert_eq!(compass_bearing("east"), Some(90.0));
+        assert_eq!(compass_bearing("south"), Some(180.0));
+        assert_eq!(compass_bearing("west"), Some(270.0));
+        assert_eq!(compass_bearing("North"), None);
+        assert_eq!(compass_bearing("up"), None);
+        // Each is the way from the middle of the table to its edge of that name.
+        let middle = p(24.0, 18.0);
+        for (word, edge) in [
+            ("north", p(24.0, 36.0)),
+            ("east", p(48.0, 18.0)),
+            ("south", p(24.0, 0.0)),
+            ("west", p(0.0, 18.0)),
+        ] {
+            assert_eq!(compass_bearing(word), Some(middle.bearing_to(edge)));
+        }
     }
 
     fn assert_close(a: f64, b: f64) {

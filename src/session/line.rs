@@ -295,37 +295,43 @@ fn verb(session: &Session, origin: &str, line: &str, ws: &[Word]) -> Result<Line
         .enumerate()
         .map(|(i, w)| {
             let value = argument(session, origin, line, w)?;
-            let (kind, param) = (kinds.get(i).copied(), &params[i]);
-            match refusal(kind.unwrap_or(ParamKind::Any), &value) {
-                None => Ok(value),
-                Some(wanted) => {
-                    let (message, help) = if wanted == "a unit" {
-                        (
-                            format!(
-                                "unknown unit `{}`: `{name}` needs a unit for `{param}`",
-                                w.text
-                            ),
-                            format!("`:units` lists the figures; {}", usage.trim_end()),
-                        )
-                    } else {
-                        (
-                            format!(
-                                "`{name}` needs {wanted} for `{param}`, and `{}` is not one",
-                                w.text
-                            ),
-                            usage.trim_end().to_string(),
-                        )
-                    };
-                    Err(line_error(
+            let (kind, param) = (kinds.get(i).copied().unwrap_or(ParamKind::Any), &params[i]);
+            // A word where a unit belongs, quoted or close to no id: the unit it names, or
+            // refused at the word.
+            if kind == ParamKind::Unit
+                && let Some(text) = value.read_lock::<rhai::ImmutableString>()
+            {
+                let found = session.state().battlefield.resolve(&text);
+                return match found {
+                    Ok(idx) => Ok(session.unit_value(idx)),
+                    Err(e) => Err(line_error(
                         origin,
                         line,
                         w.start,
                         w.len,
-                        message,
-                        &format!("not {wanted}"),
-                        Some(help),
-                    ))
-                }
+                        format!("{}: `{name}` needs a unit for `{param}`", e.message()),
+                        "not a unit",
+                        Some(match e.help() {
+                            Some(help) => format!("{help} ({})", usage.trim_end()),
+                            None => format!("`:units` lists the units ({})", usage.trim_end()),
+                        }),
+                    )),
+                };
+            }
+            match refusal(kind, &value) {
+                None => Ok(value),
+                Some(wanted) => Err(line_error(
+                    origin,
+                    line,
+                    w.start,
+                    w.len,
+                    format!(
+                        "`{name}` needs {wanted} for `{param}`, and `{}` is not one",
+                        w.text
+                    ),
+                    &format!("not {wanted}"),
+                    Some(usage.trim_end().to_string()),
+                )),
             }
         })
         .collect::<Result<_, _>>()?;

@@ -1,15 +1,18 @@
 //! The game: turns, sides, the ruleset's data, lines for the log, and trying a verb.
 
-use rhai::{Array, Dynamic, Engine, INT, Map, NativeCallContext};
+use rhai::{Array, Dynamic, Engine, FLOAT, INT, ImmutableString, Map, NativeCallContext};
 
 use super::{Res, Shared, host_error, is_refusal, stat_to_dynamic, strings};
 use crate::game::ruleset::Ruleset;
+use crate::game::scenario::Edge;
+use crate::host::geometry::normalize_degrees;
 use crate::script::metadata::host;
 
 /// Registers the game functions, the sides and `attempt`.
 pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
     register_attempt(engine, state);
     register_sides(engine, state);
+    register_words(engine);
 
     let st = state.clone();
     host!(engine,
@@ -372,4 +375,140 @@ fn register_sides(engine: &mut Engine, state: &Shared) {
                 .ok_or_else(|| host_error(format!("unknown side `{id}`")))
         }
     );
+    let edge_of = |st: &Shared, id: &str| -> Res<Edge> {
+        st.borrow()
+            .sides
+            .iter()
+            .find(|side| side.id == id)
+            .map(|side| side.edge)
+            .ok_or_else(|| host_error(format!("unknown side `{id}`")))
+    };
+    let st = state.clone();
+    host!(engine,
+        /// The bearing straight towards a side's own edge: `180.0` for a side on the south
+        /// edge, the way its routing figures run. Raises ``unknown side `ID` ``.
+        ///
+        /// ```rhai
+        /// print(`${bearing_to_edge("romans")} ${bearing_from_edge("romans")}`);
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// 180.0 0.0
+        /// ```
+        fn bearing_to_edge(id: string) -> FLOAT,
+        move |id: &str| -> Res<FLOAT> { Ok(edge_of(&st, id)?.bearing()) }
+    );
+    let st = state.clone();
+    host!(engine,
+        /// The bearing straight away from a side's own edge, towards the far one: the way a
+        /// side set up on that edge faces the enemy. Raises ``unknown side `ID` ``.
+        fn bearing_from_edge(id: string) -> FLOAT,
+        move |id: &str| -> Res<FLOAT> {
+            Ok(normalize_degrees(edge_of(&st, id)?.bearing() + 180.0))
+        }
+    );
+}
+
+/// An item of a list as a message shows it: a string as it is, anything else as
+/// `` `${item}` `` writes it (a unit as its id).
+fn item_text(ctx: &NativeCallContext, item: &Dynamic) -> String {
+    if let Some(s) = item.read_lock::<ImmutableString>() {
+        return s.to_string();
+    }
+    ctx.call_fn::<ImmutableString>("to_string", (item.clone(),))
+        .map(|s| s.to_string())
+        .unwrap_or_else(|_| item.to_string())
+}
+
+/// Items in words, "a, b and c", with `last` (and, or) before the last one.
+fn in_words(items: &[String], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., end] => format!("{} {last} {end}", init.join(", ")),
+    }
+}
+
+/// `names` and `join`: lists of units, words or numbers, in words for a message.
+fn register_words(engine: &mut Engine) {
+    let texts = |ctx: &NativeCallContext, list: &Array| -> Vec<String> {
+        list.iter().map(|item| item_text(ctx, item)).collect()
+    };
+    host!(engine,
+        /// A list in words for a message: commas between the items and `and` before the last
+        /// one. An item shows as `` `${item}` `` shows it: a unit as its id, a string as it is.
+        /// `""` for an empty list.
+        ///
+        /// ```rhai
+        /// let men = [unit("jarl"), unit("viking_1"), unit("viking_2")];
+        /// say(`${names(men)} charge`);
+        /// say(names(["testudo"]));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// jarl, viking_1 and viking_2 charge
+        /// testudo
+        /// ```
+        fn names(list: array) -> string,
+        move |ctx: NativeCallContext, list: Array| -> String {
+            in_words(&texts(&ctx, &list), "and")
+        }
+    );
+    host!(engine,
+        /// A list in words, as `names(list)`, with `last` (`or`, say) before the last item.
+        ///
+        /// ```rhai
+        /// say(`move, run ${names(["hold", "fire"], "or")}`);
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// move, run hold or fire
+        /// ```
+        fn names(list: array, last: string) -> string,
+        move |ctx: NativeCallContext, list: Array, last: &str| -> String {
+            in_words(&texts(&ctx, &list), last)
+        }
+    );
+    host!(engine,
+        /// The items of a list with `sep` between every two, each as `` `${item}` `` shows it.
+        ///
+        /// ```rhai
+        /// say(join([unit("jarl"), unit("viking_1"), unit("viking_2")], ", "));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// jarl, viking_1, viking_2
+        /// ```
+        fn join(list: array, sep: string) -> string,
+        move |ctx: NativeCallContext, list: Array, sep: &str| -> String {
+            texts(&ctx, &list).join(sep)
+        }
+    );
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::in_words;
+
+    fn words(items: &[&str], last: &str) -> String {
+        let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+        in_words(&items, last)
+    }
+
+    #[test]
+    fn a_list_in_words_puts_the_last_word_before_the_last_item() {
+        assert_eq!(words(&[], "and"), "");
+        assert_eq!(words(&["a"], "and"), "a");
+        assert_eq!(words(&["a", "b"], "and"), "a and b");
+        assert_eq!(words(&["a", "b", "c"], "and"), "a, b and c");
+        assert_eq!(words(&["a", "b", "c"], "or"), "a, b or c");
+    }
 }

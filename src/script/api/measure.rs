@@ -33,7 +33,101 @@ host_type!(
 /// Registers the `Point` type and the measurement functions.
 pub(super) fn register(engine: &mut Engine, state: &Shared) {
     register_points(engine);
+    register_measures(engine);
     register_measurement(engine, state);
+}
+
+/// The functions that measure no place but compare or name bearings and measures.
+fn register_measures(engine: &mut Engine) {
+    host!(engine,
+        /// Whether a measure is at most a limit, with 0.0001 inch of slack for rounding, as
+        /// `within` allows: the dust that moves and scatters leave. Rules write it for a measure
+        /// that is not the gap between two things: a move against its allowance (`if
+        /// !at_most(distance(u, to), allowance) { throw ... }`), a range band. Raises `a
+        /// measure must be a number, not ...`.
+        ///
+        /// ```rhai
+        /// print(at_most(2.00001, 2));
+        /// print(at_most(2.001, 2));
+        /// print(at_most(distance([0, 0], [1.2, 1.6]), 2));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// true
+        /// false
+        /// true
+        /// ```
+        fn at_most(x: number, limit: number) -> bool,
+        |x: Dynamic, limit: Dynamic| -> Res<bool> {
+            Ok(geometry::at_most(number(&x, "a measure")?, number(&limit, "a limit")?))
+        }
+    );
+    host!(engine,
+        /// Whether a measure is at least a limit, with the same 0.0001 inch of slack as
+        /// `at_most`: a berth wide enough to pass (`at_least(distance_to_path(e, from, to),
+        /// 1)`). Raises `a measure must be a number, not ...`.
+        ///
+        /// ```rhai
+        /// print(at_least(1.99999, 2));
+        /// print(at_least(1.9, 2));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// true
+        /// false
+        /// ```
+        fn at_least(x: number, limit: number) -> bool,
+        |x: Dynamic, limit: Dynamic| -> Res<bool> {
+            Ok(geometry::at_least(number(&x, "a measure")?, number(&limit, "a limit")?))
+        }
+    );
+    host!(engine,
+        /// How far bearing `to` lies from bearing `from`, in (-180, 180]: positive clockwise,
+        /// as `angle_off` measures from a unit's facing. `angle_between(way, bearing(u,
+        /// e)).abs() <= 90` asks whether `e` lies ahead of a figure going `way`. Logs nothing.
+        ///
+        /// ```rhai
+        /// print(angle_between(350, 10));
+        /// print(angle_between(90, 270));
+        /// print(angle_between(0, 200));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// 20.0
+        /// 180.0
+        /// -160.0
+        /// ```
+        fn angle_between(from: number, to: number) -> FLOAT,
+        |from: Dynamic, to: Dynamic| -> Res<FLOAT> {
+            Ok(geometry::angle_off(number(&from, "a bearing")?, number(&to, "a bearing")?))
+        }
+    );
+    host!(engine,
+        /// The bearing of a compass word: `north` 0, `east` 90, `south` 180, `west` 270
+        /// (lowercase), `()` for any other word, so a verb can take `face viking_1 west`.
+        ///
+        /// ```rhai
+        /// print(compass("west"));
+        /// print(compass("up") == ());
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// 270.0
+        /// true
+        /// ```
+        fn compass(word: string) -> any,
+        |word: &str| -> Dynamic {
+            geometry::compass_bearing(word).map_or(Dynamic::UNIT, Dynamic::from_float)
+        }
+    );
 }
 
 fn register_points(engine: &mut Engine) {
@@ -253,6 +347,55 @@ fn register_measurement(engine: &mut Engine, state: &Shared) {
         /// ```
         fn in_contact(a: Unit, b: Unit) -> bool,
         move |a: UnitRef, b: UnitRef| -> bool { st.borrow().battlefield.in_contact(a.0, b.0) }
+    );
+    let st = state.clone();
+    host!(engine,
+        /// Whether `a` and `b` are at most `inches` apart, measured from the edge of a unit's
+        /// base: base edge to base edge between two units, base edge to the place between a
+        /// unit and a place, centre to centre between two places. It allows 0.0001 inch for
+        /// rounding (as `at_most` does), so a figure exactly 2 inches away is within 2 inches
+        /// and one 2.001 inches away is not. It is the test for "within reach":
+        /// `within(attacker, defender, data("melee_reach"))`. `units_within` and
+        /// `enemies_within` measure the same way: `within(u, v, r)` is true just when `v` is in
+        /// `units_within(u, r)`. Logs nothing; raises `a distance must be a number, not ...`.
+        ///
+        /// ```rhai
+        /// let v = unit("viking_1");
+        /// let l = unit("legionary_1");
+        /// print(edge_distance(v, l));
+        /// print(within(v, l, 0.6));
+        /// print(within(v, l, 0.5));
+        /// print(within(v, point(17, 21), 1));
+        /// print(within([0, 0], [3, 4], 5));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// 0.6000000000000006
+        /// true
+        /// false
+        /// false
+        /// true
+        /// ```
+        fn within(a: place, b: place, inches: number) -> bool,
+        move |a: Dynamic, b: Dynamic, inches: Dynamic| -> Res<bool> {
+            let s = st.borrow();
+            let inches = number(&inches, "a distance")?;
+            let gap = match (a.read_lock::<UnitRef>(), b.read_lock::<UnitRef>()) {
+                (Some(a), Some(b)) => s.battlefield.edge_distance(a.0, b.0),
+                (Some(u), None) | (None, Some(u)) => {
+                    let other = if a.is::<UnitRef>() { &b } else { &a };
+                    let p = place(&s, other)?;
+                    s.unit(u.0)
+                        .map_err(host_error)?
+                        .footprint()
+                        .distance_to_point(p)
+                }
+                (None, None) => place(&s, &a)?.distance(place(&s, &b)?),
+            };
+            Ok(geometry::at_most(gap, inches))
+        }
     );
     let st = state.clone();
     host!(engine,

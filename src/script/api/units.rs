@@ -4,11 +4,12 @@
 use rhai::{Array, Dynamic, Engine, INT, ImmutableString, Map, NativeCallContext};
 
 use super::{
-    Res, Shared, UnitRef, host_error, host_error_with_help, number, place, stat_to_dynamic,
-    strings, unit_array, with_unit,
+    Res, Shared, UnitRef, host_error, host_error_with_help, number, place, refusal,
+    stat_to_dynamic, strings, unit_array, with_unit,
 };
 use crate::game::declared::{self, StatDecl};
 use crate::game::ruleset::Ruleset;
+use crate::host::battlefield::ResolveError;
 use crate::host::geometry::Point;
 use crate::host::unit::{Stat, Unit};
 use crate::script::metadata::{host, host_type};
@@ -158,6 +159,50 @@ pub(super) fn register(engine: &mut Engine, state: &Shared, ruleset: &Ruleset) {
                 .resolve(id)
                 .map(UnitRef)
                 .map_err(host_error)
+        }
+    );
+    // Words typed where a unit belongs arrive as strings when they name none, and scripts
+    // may pass ids: the rules refuse those that name no unit (as `throw` does) in the
+    // player's terms, with the id meant where one is close.
+    let st = state.clone();
+    host!(engine,
+        /// `x` as a unit, for a verb given words or ids: a `Unit` is itself, a unit's id (a
+        /// string) is found as `unit` finds it, prefixes included; any other is refused as
+        /// `throw` refuses, in the players' words: ``unknown unit `vikng_1`; did you mean
+        /// `viking_1`?``, or ``unknown unit `x`: `:units` lists the units``. A verb that
+        /// begins with `let target = to_unit(target);` works as well when a script passes it
+        /// an id. (Its parameter is said to be a `Unit`, as what the verb wants; an id will do.)
+        ///
+        /// ```rhai
+        /// print(to_unit(unit("jarl")));
+        /// print(to_unit("jar"));
+        /// ```
+        ///
+        /// prints:
+        ///
+        /// ```text
+        /// jarl
+        /// jarl
+        /// ```
+        fn to_unit(x: Unit) -> Unit,
+        move |x: Dynamic| -> Res<UnitRef> {
+            if let Some(u) = x.read_lock::<UnitRef>() {
+                return Ok(*u);
+            }
+            let text = match x.read_lock::<ImmutableString>() {
+                Some(s) => s.to_string(),
+                None => x.to_string(),
+            };
+            st.borrow()
+                .battlefield
+                .resolve(&text)
+                .map(UnitRef)
+                .map_err(|e| match e {
+                    ResolveError::Unknown {
+                        suggestion: None, ..
+                    } => refusal(format!("{}: `:units` lists the units", e.message())),
+                    e => refusal(e.to_string()),
+                })
         }
     );
     let st = state.clone();
