@@ -252,3 +252,50 @@ fn after_15_turns_the_larger_share_standing_wins() {
         ]
     );
 }
+
+// Guards the narration against bookkeeping (issue 20: `viking_1 prize_x: none -> 24`): every
+// change a shipped battle tells is of a stat its ruleset declares for players, or one of a
+// unit's own numbers, never a script's private note about where a prize lies.
+#[test]
+fn battles_narrate_no_bookkeeping() {
+    use sandtable::game::project::Project;
+    use sandtable::game::ruleset::Ruleset;
+
+    let project = Project::at(common::project()).expect("the project");
+    let own = ["hits", "stands", "name", "side", "troop", "facing"];
+    for scenario in std::fs::read_dir(common::project().join("scenarios")).expect("scenarios") {
+        let path = scenario.expect("an entry").path();
+        let text = std::fs::read_to_string(&path).expect("a scenario");
+        let id = text
+            .lines()
+            .find_map(|l| l.strip_prefix("ruleset:"))
+            .map(|r| r.trim().trim_matches('"').to_string())
+            .expect("a ruleset line");
+        let ruleset = Ruleset::load(&project, &id).expect("the ruleset");
+        for seed in ["1", "2", "3"] {
+            let out = sandtable(
+                &[
+                    "battle",
+                    &path.display().to_string(),
+                    "--seed",
+                    seed,
+                    "--json",
+                ],
+                None,
+            );
+            out.expect_code(0);
+            for line in out.stdout.lines() {
+                let event: serde_json::Value = serde_json::from_str(line).expect("JSON");
+                if event["event"] != "change" {
+                    continue;
+                }
+                let what = event["what"].as_str().expect("a name");
+                assert!(
+                    own.contains(&what) || ruleset.file.stats.contains_key(what),
+                    "{} seed {seed} narrates `{what}`, which its ruleset does not declare: {line}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
