@@ -541,3 +541,56 @@ fn odds_of_an_action_that_flips_a_card_are_exact_on_the_command_line() {
     .expect_code(0)
     .stdout_has(&[r#""exact":true"#, r#""fraction":"9/13""#]);
 }
+
+/// Whether `sides^count` equally likely outcomes fit in 128 bits.
+fn outcomes_fit(count: u32, sides: u32) -> bool {
+    u128::from(sides).checked_pow(count).is_some()
+}
+
+// `126d2kh2` (2^126 outcomes) and `49d6kh39` to `kh48` were refused as "2^128 or more": the
+// counting overflowed on its way, multiplying ways that could no longer happen. Over a grid
+// of pools and keeps, a pool whose outcomes fit answers (or is refused for the work it would
+// take), and one whose outcomes do not fit is refused for that.
+#[test]
+fn keeps_on_big_pools_are_refused_only_for_the_true_reason() {
+    use sandtable::host::dice::DiceExpr;
+    use sandtable::host::odds::{self, OddsError};
+    let mut answered = 0;
+    for (sides, counts) in [
+        (2u32, vec![60u32, 100, 120, 126, 127, 128, 130]),
+        (3, vec![60, 80, 81]),
+        (6, vec![30, 45, 49, 50]),
+        (10, vec![30, 38, 39]),
+        (20, vec![20, 29, 30]),
+    ] {
+        for count in counts {
+            let step = (count / 12).max(1);
+            for keep in (1..count).step_by(step as usize).chain([count - 1]) {
+                for kind in ["kh", "kl"] {
+                    let text = format!("{count}d{sides}{kind}{keep}");
+                    let expr = DiceExpr::parse(&text).unwrap();
+                    let got = odds::distribution(expr.node());
+                    match (outcomes_fit(count, sides), &got) {
+                        (true, Ok(d)) => {
+                            answered += 1;
+                            assert_eq!(
+                                d.range(),
+                                (i64::from(keep), i64::from(keep * sides)),
+                                "{text}"
+                            );
+                            let whole = u128::from(sides).pow(count);
+                            assert_eq!(whole % d.denominator(), 0, "{text}");
+                        }
+                        (true, Err(OddsError::TooMuchWork)) | (false, Err(OddsError::Overflow)) => {
+                        }
+                        (fits, other) => panic!(
+                            "`{text}` ({} outcomes fit in 128 bits): {other:?}",
+                            if fits { "its" } else { "not its" }
+                        ),
+                    }
+                }
+            }
+        }
+    }
+    assert!(answered > 100, "{answered}");
+}

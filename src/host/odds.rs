@@ -357,64 +357,84 @@ fn exploding_chain(spec: &DiceGroupSpec, cap: u32) -> Result<Dist, OddsError> {
 /// Walks the faces from the best to the worst for the kind of keep. State: how many dice have
 /// been placed so far (while fewer than `k`) and the kept score. Placing `j` dice on a face
 /// multiplies by `C(remaining, j)`; once `k` dice are placed, the rest may show any worse face.
+///
+/// Every count taken is a number of distinct outcomes, or of partial outcomes that each extend
+/// to at least one whole outcome, so none exceeds the `s^n` outcomes of the pool: when those
+/// fit in 128 bits, nothing overflows on the way. A partial outcome that can no longer be
+/// completed (dice left over and no worse face for them) is dropped before it is counted, as
+/// its count could be larger than the pool's outcomes (`126d2kh2` was refused for that).
 fn kept(spec: &DiceGroupSpec, keep: Keep) -> Result<Dist, OddsError> {
     let n = spec.count as usize;
     let k = keep.count() as usize;
     let s = spec.sides;
+    // The pool's outcomes, the denominator: refused first, as that is the true reason.
+    u128::from(s)
+        .checked_pow(spec.count)
+        .ok_or(OddsError::Overflow)?;
     // Each face advances up to `k` rows of at most `k * best + 1` sums, each in up to `n + 1`
     // ways: a bound on the steps, checked before taking them.
     let best = (1..=s)
         .map(|f| score(spec, f).unsigned_abs())
         .max()
         .unwrap_or(0);
+    let width = (k as u64).saturating_mul(best).saturating_add(1);
     let steps = u64::from(s)
         .saturating_mul(k as u64)
-        .saturating_mul((k as u64).saturating_mul(best).saturating_add(1))
+        .saturating_mul(width)
         .saturating_mul(n as u64 + 1);
     if steps > MAX_WORK {
         return Err(OddsError::TooMuchWork);
     }
+    let width = width as usize;
     let faces: Vec<u32> = match keep {
         Keep::Highest(_) => (1..=s).rev().collect(),
         Keep::Lowest(_) => (1..=s).collect(),
     };
     let binom = binomials(n)?;
-    // states[placed] = kept score -> count, for placed < k
-    let mut states: Vec<BTreeMap<i64, u128>> = vec![BTreeMap::new(); k];
-    states[0].insert(0, 1);
-    let mut done: BTreeMap<i64, u128> = BTreeMap::new();
+    // states[placed][sum] = count, for placed < k; scores are never negative.
+    let mut states: Vec<Vec<u128>> = vec![vec![0; width]; k];
+    states[0][0] = 1;
+    let mut done: Vec<u128> = vec![0; width];
+    let add = |slot: &mut u128, c: u128| -> Result<(), OddsError> {
+        *slot = slot.checked_add(c).ok_or(OddsError::Overflow)?;
+        Ok(())
+    };
     for (i, &face) in faces.iter().enumerate() {
         let worse = (faces.len() - i - 1) as u128; // faces left after this one
-        let sc = score(spec, face);
-        let mut next: Vec<BTreeMap<i64, u128>> = vec![BTreeMap::new(); k];
+        let sc = score(spec, face).unsigned_abs() as usize;
+        let mut next: Vec<Vec<u128>> = vec![vec![0; width]; k];
         for (placed, row) in states.iter().enumerate() {
             let remaining = n - placed;
-            for (&sum, &count) in row {
+            for (sum, &count) in row.iter().enumerate() {
+                if count == 0 {
+                    continue;
+                }
                 for (j, &choose) in binom[remaining].iter().enumerate() {
-                    let ways = count.checked_mul(choose).ok_or(OddsError::Overflow)?;
                     let now = placed + j;
-                    let taken = j.min(k - placed) as i64;
-                    let new_sum = sum + taken * sc;
+                    // Dice left over with no worse face to show: no outcome.
+                    if worse == 0 && now < n {
+                        continue;
+                    }
+                    let ways = count.checked_mul(choose).ok_or(OddsError::Overflow)?;
+                    let new_sum = sum + j.min(k - placed) * sc;
                     if now >= k {
                         // The rest (n - now dice) show any of the worse faces.
                         let rest = worse
                             .checked_pow((n - now) as u32)
                             .ok_or(OddsError::Overflow)?;
-                        let c = ways.checked_mul(rest).ok_or(OddsError::Overflow)?;
-                        if c > 0 {
-                            let slot = done.entry(new_sum).or_insert(0);
-                            *slot = slot.checked_add(c).ok_or(OddsError::Overflow)?;
-                        }
-                    } else if ways > 0 {
-                        let slot = next[now].entry(new_sum).or_insert(0);
-                        *slot = slot.checked_add(ways).ok_or(OddsError::Overflow)?;
+                        add(
+                            &mut done[new_sum],
+                            ways.checked_mul(rest).ok_or(OddsError::Overflow)?,
+                        )?;
+                    } else {
+                        add(&mut next[now][new_sum], ways)?;
                     }
                 }
             }
         }
         states = next;
     }
-    Dist::from_counts(done)
+    Dist::from_counts(done.into_iter().enumerate().map(|(sum, c)| (sum as i64, c)))
 }
 
 /// Pascal's triangle up to `n`, checked.
