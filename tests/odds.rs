@@ -557,7 +557,8 @@ fn keeps_on_big_pools_are_refused_only_for_the_true_reason() {
     use sandtable::host::odds::{self, OddsError};
     let mut answered = 0;
     for (sides, counts) in [
-        (2u32, vec![60u32, 100, 120, 126, 127, 128, 130]),
+        (1u32, vec![200u32]),
+        (2, vec![60, 100, 120, 126, 127, 128, 130]),
         (3, vec![60, 80, 81]),
         (6, vec![30, 45, 49, 50]),
         (10, vec![30, 38, 39]),

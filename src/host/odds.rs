@@ -34,10 +34,10 @@ pub enum OddsError {
     )]
     Overflow,
     /// The distribution has too many distinct values.
-    #[error("the result takes more than {MAX_VALUES} distinct values")]
+    #[error("the result takes more than {MAX_VALUES} distinct values (the limit `MAX_VALUES`)")]
     TooManyValues,
     /// Counting would take too long.
-    #[error("counting it would take more than {MAX_WORK} steps")]
+    #[error("counting it would take more than {MAX_WORK} steps (the limit `MAX_WORK`)")]
     TooMuchWork,
     /// A value (a total, a product) does not fit in a 64-bit whole number.
     #[error("a value does not fit in a 64-bit whole number")]
@@ -277,15 +277,146 @@ pub fn share_with_interval(count: u64, n: u64) -> (f64, f64) {
 }
 
 /// The exact distribution of a parsed dice expression.
+///
+/// The work it takes is estimated from the expression first ([`plan`]), so that an
+/// expression past [`MAX_WORK`] is refused before any part of it is written down
+/// (`1d1000000+1d1000000` took 200 MB to be refused).
 pub fn distribution(node: &Node) -> Result<Dist, OddsError> {
+    plan(node)?;
+    evaluate(node)
+}
+
+fn evaluate(node: &Node) -> Result<Dist, OddsError> {
     match node {
         Node::Number(n) => Ok(Dist::point(*n)),
         Node::Dice(spec) => group(spec),
-        Node::Neg(a) => distribution(a)?.map(i64::checked_neg),
-        Node::Add(a, b) => distribution(a)?.combine(&distribution(b)?, i64::checked_add),
-        Node::Sub(a, b) => distribution(a)?.combine(&distribution(b)?, i64::checked_sub),
-        Node::Mul(a, b) => distribution(a)?.combine(&distribution(b)?, i64::checked_mul),
+        Node::Neg(a) => evaluate(a)?.map(i64::checked_neg),
+        Node::Add(a, b) => evaluate(a)?.combine(&evaluate(b)?, i64::checked_add),
+        Node::Sub(a, b) => evaluate(a)?.combine(&evaluate(b)?, i64::checked_sub),
+        Node::Mul(a, b) => evaluate(a)?.combine(&evaluate(b)?, i64::checked_mul),
     }
+}
+
+/// What the expression says of a distribution before it is counted: its lowest and highest
+/// values (exact: sums, differences and products take their extremes at the parts'
+/// extremes) and at most how many distinct values it takes.
+#[derive(Debug, Clone, Copy)]
+struct Support {
+    lo: i64,
+    hi: i64,
+    values: u64,
+}
+
+impl Support {
+    fn new(lo: i64, hi: i64, values: u64) -> Support {
+        let width = (i128::from(hi) - i128::from(lo) + 1).clamp(1, i128::from(u64::MAX)) as u64;
+        Support {
+            lo,
+            hi,
+            values: values.clamp(1, width),
+        }
+    }
+}
+
+/// Refuses, before anything is counted, an expression whose counting would combine more
+/// than [`MAX_WORK`] pairs of values in one step, as [`Dist::combine`] would once the parts
+/// were written down; gives the support of the whole.
+fn plan(node: &Node) -> Result<Support, OddsError> {
+    let pair = |a: &Node, b: &Node| -> Result<(Support, Support), OddsError> {
+        let (a, b) = (plan(a)?, plan(b)?);
+        if a.values.saturating_mul(b.values) > MAX_WORK {
+            return Err(OddsError::TooMuchWork);
+        }
+        Ok((a, b))
+    };
+    Ok(match node {
+        Node::Number(n) => Support::new(*n, *n, 1),
+        Node::Dice(spec) => plan_group(spec)?,
+        Node::Neg(a) => {
+            let a = plan(a)?;
+            Support::new(a.hi.saturating_neg(), a.lo.saturating_neg(), a.values)
+        }
+        Node::Add(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Support::new(
+                a.lo.saturating_add(b.lo),
+                a.hi.saturating_add(b.hi),
+                a.values * b.values,
+            )
+        }
+        Node::Sub(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Support::new(
+                a.lo.saturating_sub(b.hi),
+                a.hi.saturating_sub(b.lo),
+                a.values * b.values,
+            )
+        }
+        Node::Mul(a, b) => {
+            let (a, b) = pair(a, b)?;
+            let corners = [
+                a.lo.saturating_mul(b.lo),
+                a.lo.saturating_mul(b.hi),
+                a.hi.saturating_mul(b.lo),
+                a.hi.saturating_mul(b.hi),
+            ];
+            let lo = corners.iter().copied().min().unwrap_or(0);
+            let hi = corners.iter().copied().max().unwrap_or(0);
+            Support::new(lo, hi, a.values * b.values)
+        }
+    })
+}
+
+/// The support of one group, refusing the work its sum by repeated squaring would take.
+fn plan_group(spec: &DiceGroupSpec) -> Result<Support, OddsError> {
+    let scores = (1..=spec.sides).map(|f| score(spec, f));
+    let (min, max) = (scores.clone().min().unwrap_or(0), scores.max().unwrap_or(0));
+    // The distinct values of the one thing summed `count` times, and its range.
+    let (lo, hi, values, times) = match (spec.explode, spec.keep) {
+        (Some(cap), None) if cap > 0 => {
+            check_chain(spec, cap)?;
+            let top = score(spec, spec.sides);
+            let hi = i64::from(cap).saturating_mul(top).saturating_add(max);
+            let values = (u64::from(cap) + 1).saturating_mul(u64::from(spec.sides));
+            (min, hi, values, spec.count)
+        }
+        (Some(cap), Some(_)) if cap > 0 => return Ok(Support::new(0, 0, 1)),
+        // A keep is counted by its own walk, which checks its steps before it takes them.
+        (_, Some(keep)) if keep.count() < spec.count => {
+            let k = i64::from(keep.count());
+            let (lo, hi) = (min.saturating_mul(k), max.saturating_mul(k));
+            return Ok(Support::new(lo, hi, u64::MAX));
+        }
+        _ => (min, max, u64::from(spec.sides), spec.count),
+    };
+    let one = Support::new(lo, hi, values);
+    let sum_of = |m: u32| {
+        Support::new(
+            one.lo.saturating_mul(i64::from(m)),
+            one.hi.saturating_mul(i64::from(m)),
+            if m == 0 { 1 } else { u64::MAX },
+        )
+    };
+    // As `Dist::sum_of` goes: each combine of two sums is refused past the work it takes.
+    let (mut result, mut base, mut n) = (0u32, 1u32, times);
+    while n > 0 {
+        if n & 1 == 1 {
+            let work = sum_of(result).values.saturating_mul(sum_of(base).values);
+            if result > 0 && work > MAX_WORK {
+                return Err(OddsError::TooMuchWork);
+            }
+            result += base;
+        }
+        n >>= 1;
+        if n > 0 {
+            let b = sum_of(base).values;
+            if b.saturating_mul(b) > MAX_WORK {
+                return Err(OddsError::TooMuchWork);
+            }
+            base = base.saturating_mul(2);
+        }
+    }
+    Ok(sum_of(times))
 }
 
 /// What one die scores: its face, or 1/0 for a success when the group counts successes.
@@ -314,17 +445,14 @@ fn one_die(spec: &DiceGroupSpec) -> Result<Dist, OddsError> {
     Dist::from_counts((1..=spec.sides).map(|f| (score(spec, f), 1)))
 }
 
-/// One die and the bonus dice it explodes into, at most `cap` of them.
-///
-/// Over the common denominator `s^(cap+1)`: `k < cap` explosions then a face `f < s` has
-/// weight `s^(cap-k)`; `cap` explosions then any face has weight 1.
-fn exploding_chain(spec: &DiceGroupSpec, cap: u32) -> Result<Dist, OddsError> {
-    // As many dice as a roll may throw (`sandtable roll` refuses more), and the chain's
-    // values written down one by one.
+/// As many dice as a roll may throw (`sandtable roll` refuses more), and the chain's values
+/// written down one by one.
+fn check_chain(spec: &DiceGroupSpec, cap: u32) -> Result<(), OddsError> {
     let dice = u64::from(spec.count).saturating_mul(u64::from(cap) + 1);
     if dice > crate::host::dice::MAX_TOTAL_DICE as u64 {
         return Err(OddsError::Unsupported(format!(
-            "{} dice exploding {cap} times could roll {dice} dice; a roll throws at most {}",
+            "{} dice exploding {cap} times could roll {dice} dice; a roll throws at most {} \
+             (`MAX_TOTAL_DICE`)",
             spec.count,
             crate::host::dice::MAX_TOTAL_DICE
         )));
@@ -332,6 +460,15 @@ fn exploding_chain(spec: &DiceGroupSpec, cap: u32) -> Result<Dist, OddsError> {
     if (u64::from(cap) + 1).saturating_mul(u64::from(spec.sides)) > MAX_WORK {
         return Err(OddsError::TooMuchWork);
     }
+    Ok(())
+}
+
+/// One die and the bonus dice it explodes into, at most `cap` of them.
+///
+/// Over the common denominator `s^(cap+1)`: `k < cap` explosions then a face `f < s` has
+/// weight `s^(cap-k)`; `cap` explosions then any face has weight 1.
+fn exploding_chain(spec: &DiceGroupSpec, cap: u32) -> Result<Dist, OddsError> {
+    check_chain(spec, cap)?;
     let s = spec.sides;
     let s128 = u128::from(s);
     let top = score(spec, s);
@@ -367,6 +504,10 @@ fn kept(spec: &DiceGroupSpec, keep: Keep) -> Result<Dist, OddsError> {
     let n = spec.count as usize;
     let k = keep.count() as usize;
     let s = spec.sides;
+    // One side: one outcome, whatever the count (its binomials would not fit).
+    if s == 1 {
+        return Ok(Dist::point(k as i64 * score(spec, 1)));
+    }
     // The pool's outcomes, the denominator: refused first, as that is the true reason.
     u128::from(s)
         .checked_pow(spec.count)
