@@ -595,3 +595,13 @@ fn keeps_on_big_pools_are_refused_only_for_the_true_reason() {
     }
     assert!(answered > 100, "{answered}");
 }
+
+// The mean was summed in floating point, a rounding at every value: `127d2` gave
+// 190.49999999999997. It is worked as an exact fraction and rounded once.
+#[test]
+fn the_mean_is_the_exact_fraction_rounded_once() {
+    for (expr, mean) in [("127d2", 190.5), ("49d6", 171.5), ("126d2kh2", 4.0)] {
+        let v = json(&[expr]);
+        assert_eq!(v["mean"].as_f64(), Some(mean), "{expr}: {}", v["mean"]);
+    }
+}
