@@ -605,3 +605,49 @@ fn the_mean_is_the_exact_fraction_rounded_once() {
         assert_eq!(v["mean"].as_f64(), Some(mean), "{expr}: {}", v["mean"]);
     }
 }
+
+// `odds 3d6 vs` said "unexpected character `v`". Each way an odds expression can stop short
+// says what is missing, in a player's words.
+#[test]
+fn an_incomplete_odds_expression_says_what_is_missing() {
+    for (expr, says) in [
+        ("3d6 vs", "`vs` needs a second pool after it"),
+        ("3d6 VS ", "`vs` needs a second pool after it"),
+        ("vs 2d6", "`vs` needs a pool before it"),
+        ("3d6 vs 2d6 vs 1d6", "one `vs`"),
+        ("3d6+", "ends after `+`: it needs a number or dice after it"),
+        (
+            "3d6 -",
+            "ends after `-`: it needs a number or dice after it",
+        ),
+        ("2*", "ends after `*`: it needs a number or dice after it"),
+        ("(", "ends after `(`: it needs a number or dice after it"),
+        ("(3d6", "expected `)`"),
+        ("3d", "sides after `d`"),
+        ("3d6kh", "how many dice to keep"),
+        ("3d6>=", "target number"),
+        (
+            "card<=",
+            "`card<=` needs the number a card must be at or under",
+        ),
+        ("3cards", "`3cards` needs `<=` and the number"),
+        ("card", "`card` needs `<=` and the number"),
+    ] {
+        let out = sandtable(&["odds", expr], None);
+        out.expect_code(1).no_panic().stderr_has(&[says]);
+        assert!(
+            !out.stderr.contains("unexpected character `v`")
+                && !out.stderr.contains("unexpected character `V`"),
+            "{expr}: {}",
+            out.stderr
+        );
+    }
+    // `vs` needs no spaces round it: no dice expression holds a `v`.
+    assert_eq!(
+        json(&["3d6vs2d6"])["attacker_wins"],
+        json(&["3d6 vs 2d6"])["attacker_wins"]
+    );
+    // Nothing at all is no dice expression.
+    let e = sandtable::host::dice::DiceExpr::parse("").unwrap_err();
+    assert!(e.message.contains("nothing written"), "{}", e.message);
+}
