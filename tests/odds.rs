@@ -651,3 +651,69 @@ fn an_incomplete_odds_expression_says_what_is_missing() {
     let e = sandtable::host::dice::DiceExpr::parse("").unwrap_err();
     assert!(e.message.contains("nothing written"), "{}", e.message);
 }
+
+// `odds --action` started only from a scenario, so a Soldiers in Time check, which comes
+// after orders and phases, could not be asked from the command line. `--open SAVE` starts
+// from a game saved with `:save`, and gives the odds the prompt's `:odds` gives there.
+#[test]
+fn action_odds_start_from_a_saved_game_with_open() {
+    let ws = common::Workspace::new();
+    let scenario = common::project_file("scenarios/sint_edgehill_lane.yaml");
+    let to_the_check =
+        "order astley forward_march\nend_turn\nend_turn\nend_turn\nend_turn\nend_turn\n";
+    let out = ws.sandtable(
+        &["--seed", "1", "play", &scenario],
+        Some(&format!(
+            "{to_the_check}:odds reveal astley\n:save g.json\n"
+        )),
+    );
+    out.expect_code(0).stdout_has(&["saved to g.json"]);
+    let at_the_prompt = out
+        .stdout
+        .lines()
+        .skip_while(|l| !l.contains("odds of `reveal astley`"))
+        .take_while(|l| !l.starts_with('>'))
+        .map(|l| l.trim_start_matches("> ").to_string())
+        .collect::<Vec<_>>();
+    assert!(at_the_prompt.len() > 2, "{}", out.stdout);
+    let asked = ws.sandtable(
+        &["odds", "--action", "reveal astley", "--open", "g.json"],
+        None,
+    );
+    asked
+        .expect_code(0)
+        .stdout_has(&["astley activated", "21/25"]);
+    let printed: Vec<&str> = asked.stdout.lines().collect();
+    assert_eq!(
+        printed,
+        at_the_prompt.iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    // A save knows its scenario and its house rules: neither is given with it.
+    ws.sandtable(
+        &[
+            "odds",
+            "--action",
+            "reveal astley",
+            "--open",
+            "g.json",
+            "--scenario",
+            &scenario,
+        ],
+        None,
+    )
+    .expect_code(2);
+    ws.sandtable(
+        &[
+            "--with",
+            "x.rhai",
+            "odds",
+            "--action",
+            "reveal astley",
+            "--open",
+            "g.json",
+        ],
+        None,
+    )
+    .expect_code(2)
+    .stderr_has(&["`--with`"]);
+}

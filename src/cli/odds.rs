@@ -45,6 +45,15 @@ pub struct OddsArgs {
     /// The scenario for `--action` (default: the default scenario)
     #[arg(long, requires = "action")]
     pub scenario: Option<std::path::PathBuf>,
+    /// For `--action`: start from a game saved with `:save` instead of a scenario's start
+    /// (the save knows its scenario and house rules)
+    #[arg(
+        long,
+        value_name = "SAVE",
+        requires = "action",
+        conflicts_with = "scenario"
+    )]
+    pub open: Option<std::path::PathBuf>,
     /// For `--action`: the side that acts (default: the side whose turn it is)
     #[arg(long = "as", value_name = "SIDE", requires = "action")]
     pub side: Option<String>,
@@ -105,7 +114,10 @@ pub fn odds(common: &Common, args: &OddsArgs) -> Result<u8, Error> {
         args.check_options(false, false)?;
         return action_odds(
             common,
-            args.scenario.clone(),
+            Start {
+                scenario: args.scenario.clone(),
+                open: args.open.clone(),
+            },
             action.trim(),
             args.side.as_deref(),
         );
@@ -375,14 +387,29 @@ fn print_contest(common: &Common, expr: &str, by: By, c: &Contest) {
     }
 }
 
-/// `--action`: the odds of a rules action at the start of a scenario.
+/// Where `--action` starts: a scenario's start, or a saved game.
+struct Start {
+    scenario: Option<std::path::PathBuf>,
+    open: Option<std::path::PathBuf>,
+}
+
+/// `--action`: the odds of a rules action at the start of a scenario, or in a saved game.
 fn action_odds(
     common: &Common,
-    scenario: Option<std::path::PathBuf>,
+    start: Start,
     action: &str,
     side: Option<&str>,
 ) -> Result<u8, Error> {
-    let (_project, mut session) = super::start_session(common, scenario)?;
+    let mut session = match start.open {
+        // As `play --open` opens it: the save's scenario, house rules, cards and dice.
+        Some(save) => {
+            let project = crate::game::project::Project::locate(common.project.as_deref())?;
+            crate::session::Session::open(&project, &save)?
+        }
+        None => super::start_session(common, start.scenario)?.1,
+    };
+    // What opening or starting said (the scenario's narration) is not the odds.
+    let _ = session.take_events();
     let budget = crate::analysis::action_odds::OddsBudget::for_game(&session);
     let odds = crate::analysis::action_odds::action_odds_as(&mut session, action, budget, side)?;
     if common.json {
