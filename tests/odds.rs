@@ -717,3 +717,26 @@ fn action_odds_start_from_a_saved_game_with_open() {
     .expect_code(2)
     .stderr_has(&["`--with`"]);
 }
+
+// `:odds` called a fight whose loser gives ground "no change": only hits, stands, tags and
+// removals were compared. A unit that moved or turned says so. A rifleman fights a Zulu with
+// a known 5♥ on top of the deck: every save and morale check passes, so every fight but a tie
+// (the rifleman's d10 one more than the Zulu's, who parries +1: 9 in 100) sends its loser back
+// 1", and only the ties change nothing.
+#[test]
+fn odds_of_a_fight_say_the_loser_gave_ground() {
+    use common::sint::{brit, game, zulu};
+    let pte = brit("pte", "rifleman", 10.0, 10.0, "");
+    let warrior = zulu("warrior", "zulu", 10.0, 11.0, "");
+    let out = game(&[pte], &[warrior], &["5H"])
+        .play_ok(1, "set_phase(\"melee\")\n:odds fight pte warrior\n");
+    let printed = common::game::after(&out, ":odds fight pte warrior");
+    assert!(printed.contains(": exact, over "), "{printed}");
+    assert_eq!(
+        common::game::chance_at_prompt(&printed, "no change"),
+        "9/100",
+        "{printed}"
+    );
+    assert!(printed.contains("warrior moved 1\""), "{printed}");
+    assert!(printed.contains("pte moved 1\""), "{printed}");
+}
