@@ -740,3 +740,105 @@ fn odds_of_a_fight_say_the_loser_gave_ground() {
     assert!(printed.contains("warrior moved 1\""), "{printed}");
     assert!(printed.contains("pte moved 1\""), "{printed}");
 }
+
+/// A whole number as docs/odds.md writes it: `10,000,000`.
+fn with_commas(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+// docs/odds.md did not list the limits that apply to odds. Its table of limits is the
+// program's: each named row's value is the constant's, every limit of the dice and odds part
+// of `src/limits.rs` has a row, and the numbers the prose quotes are the constants too.
+#[test]
+fn the_limits_in_docs_odds_md_are_the_programs() {
+    use sandtable::analysis::action_odds::{PROBE_MARGIN, PROBES, PROBES_FAR};
+    use sandtable::host::dice::DEFAULT_EXPLODE_CAP;
+    use sandtable::limits::*;
+    let docs = std::fs::read_to_string(common::project().join("docs/odds.md")).unwrap();
+    let constants: Vec<(&str, u128)> = vec![
+        ("MAX_DICE", u128::from(MAX_DICE)),
+        ("MAX_TOTAL_DICE", MAX_TOTAL_DICE as u128),
+        ("MAX_SIDES", u128::from(MAX_SIDES)),
+        ("MAX_NUMBER", MAX_NUMBER as u128),
+        ("MAX_EXPR_LEN", MAX_EXPR_LEN as u128),
+        ("MAX_NESTING", MAX_NESTING as u128),
+        ("DEFAULT_EXPLODE_CAP", u128::from(DEFAULT_EXPLODE_CAP)),
+        ("MAX_VALUES", MAX_VALUES as u128),
+        ("MAX_WORK", u128::from(MAX_WORK)),
+        ("MAX_BRANCH_DICE", MAX_BRANCH_DICE as u128),
+        ("MAX_BRANCHES", u128::from(MAX_BRANCHES)),
+        ("ESTIMATE_RUNS", u128::from(ESTIMATE_RUNS)),
+    ];
+    let table = docs
+        .split("## Limits")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a section `## Limits` in docs/odds.md");
+    let mut rows = 0;
+    for line in table
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains('`'))
+    {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (value, name) = (cells[2], cells[3].trim_matches('`'));
+        let Some(&(_, n)) = constants.iter().find(|(c, _)| *c == name) else {
+            panic!("docs/odds.md names `{name}`, which the test does not know: {line}");
+        };
+        assert_eq!(value, with_commas(n), "docs/odds.md: {line}");
+        rows += 1;
+    }
+    assert_eq!(rows, constants.len(), "one row a limit:\n{table}");
+    // Every limit of the dice and odds part of src/limits.rs is in the table.
+    let limits = std::fs::read_to_string(common::project().join("src/limits.rs")).unwrap();
+    let part = limits
+        .split("// ---- Dice and odds")
+        .nth(1)
+        .and_then(|rest| rest.split("// ---- ").next())
+        .expect("a part for dice and odds in src/limits.rs");
+    for line in part.lines().filter(|l| l.starts_with("pub const ")) {
+        let name = line["pub const ".len()..].split(':').next().unwrap();
+        assert!(
+            table.contains(&format!("`{name}`")),
+            "`{name}` (src/limits.rs) is not in the limits of docs/odds.md"
+        );
+    }
+    // The numbers the prose quotes.
+    for said in [
+        format!(
+            "more dice than a roll may ({})",
+            with_commas(MAX_TOTAL_DICE as u128)
+        ),
+        format!("more than {} steps", with_commas(u128::from(MAX_WORK))),
+        format!(
+            "more than {} branches, when one branch rolls more than {MAX_BRANCH_DICE} dice",
+            with_commas(u128::from(MAX_BRANCHES))
+        ),
+        format!(
+            "action {} times on seeded streams",
+            with_commas(u128::from(ESTIMATE_RUNS))
+        ),
+        format!("`!` alone means {DEFAULT_EXPLODE_CAP}"),
+        format!("makes {PROBES} seeded trial runs"),
+        format!(
+            "When {PROBES_FAR} of them find more than {}",
+            with_commas(PROBE_MARGIN)
+        ),
+        format!("far more than {MAX_BRANCHES} branches of dice and cards (seen in {PROBES} trial"),
+        format!(
+            "playing {} branches first",
+            with_commas(u128::from(MAX_BRANCHES))
+        ),
+        format!("under one in {}", with_commas(PROBE_MARGIN)),
+    ] {
+        let prose = docs.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(prose.contains(&said), "docs/odds.md does not say {said:?}");
+    }
+}

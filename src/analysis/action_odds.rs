@@ -103,8 +103,8 @@ impl OddsBudget {
 impl Default for OddsBudget {
     fn default() -> Self {
         OddsBudget {
-            branches: 50_000,
-            runs: 10_000,
+            branches: crate::limits::MAX_BRANCHES,
+            runs: crate::limits::ESTIMATE_RUNS,
             seed: 1,
         }
     }
@@ -156,13 +156,13 @@ pub fn action_odds(
 }
 
 /// Seeded probe runs made before an exact walk ([`far_too_many_branches`]).
-const PROBES: u64 = 31;
+pub const PROBES: u64 = 31;
 
 /// How many times the budget of branches a probe must find to count as far over it.
-const PROBE_MARGIN: u128 = 1000;
+pub const PROBE_MARGIN: u128 = 1000;
 
 /// How many of the probes must be far over the budget to skip the exact walk.
-const PROBES_FAR: usize = 3;
+pub const PROBES_FAR: usize = 3;
 
 /// Whether the action's tree of dice and cards is far too big to walk, judged before walking
 /// it, so that the walk does not play its whole budget of branches only to give up. Each of
