@@ -163,13 +163,13 @@ pub fn odds(common: &Common, args: &OddsArgs) -> Result<u8, Error> {
     Ok(0)
 }
 
+/// The byte ranges of a contest's two sides.
+type Sides = (std::ops::Range<usize>, std::ops::Range<usize>);
+
 /// Where `vs` splits a contest: the byte ranges of the text before and after it; `None`
 /// when there is no `vs`. No dice expression holds a `v`, so any `vs` is the contest's word
 /// (`3d6vs2d6` is `3d6 vs 2d6`). A contest that stops short says what it lacks.
-#[allow(clippy::type_complexity)]
-fn split_contest(
-    expr: &str,
-) -> Result<Option<(std::ops::Range<usize>, std::ops::Range<usize>)>, Error> {
+fn split_contest(expr: &str) -> Result<Option<Sides>, Error> {
     let lower = expr.to_ascii_lowercase();
     let found: Vec<usize> = lower.match_indices("vs").map(|(at, _)| at).collect();
     let Some(&at) = found.first() else {
