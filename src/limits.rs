@@ -135,6 +135,11 @@ pub const MAX_WORK: u64 = 10_000_000;
 /// Dice one branch of an action's exact odds may roll before the walk gives way to an
 /// estimate: a reroll or an open explosion could otherwise go on for ever.
 pub const MAX_BRANCH_DICE: usize = 100;
+/// Branches of dice and cards an action's exact odds may walk before giving way to an
+/// estimate.
+pub const MAX_BRANCHES: u64 = 50_000;
+/// Seeded runs of an action when its odds are estimated.
+pub const ESTIMATE_RUNS: u64 = 10_000;
 
 // ---- Diagnostics -----------------------------------------------------------------------
 

@@ -541,3 +541,304 @@ fn odds_of_an_action_that_flips_a_card_are_exact_on_the_command_line() {
     .expect_code(0)
     .stdout_has(&[r#""exact":true"#, r#""fraction":"9/13""#]);
 }
+
+/// Whether `sides^count` equally likely outcomes fit in 128 bits.
+fn outcomes_fit(count: u32, sides: u32) -> bool {
+    u128::from(sides).checked_pow(count).is_some()
+}
+
+// `126d2kh2` (2^126 outcomes) and `49d6kh39` to `kh48` were refused as "2^128 or more": the
+// counting overflowed on its way, multiplying ways that could no longer happen. Over a grid
+// of pools and keeps, a pool whose outcomes fit answers (or is refused for the work it would
+// take), and one whose outcomes do not fit is refused for that.
+#[test]
+fn keeps_on_big_pools_are_refused_only_for_the_true_reason() {
+    use sandtable::host::dice::DiceExpr;
+    use sandtable::host::odds::{self, OddsError};
+    let mut answered = 0;
+    for (sides, counts) in [
+        (1u32, vec![200u32]),
+        (2, vec![60, 100, 120, 126, 127, 128, 130]),
+        (3, vec![60, 80, 81]),
+        (6, vec![30, 45, 49, 50]),
+        (10, vec![30, 38, 39]),
+        (20, vec![20, 29, 30]),
+    ] {
+        for count in counts {
+            let step = (count / 12).max(1);
+            for keep in (1..count).step_by(step as usize).chain([count - 1]) {
+                for kind in ["kh", "kl"] {
+                    let text = format!("{count}d{sides}{kind}{keep}");
+                    let expr = DiceExpr::parse(&text).unwrap();
+                    let got = odds::distribution(expr.node());
+                    match (outcomes_fit(count, sides), &got) {
+                        (true, Ok(d)) => {
+                            answered += 1;
+                            assert_eq!(
+                                d.range(),
+                                (i64::from(keep), i64::from(keep * sides)),
+                                "{text}"
+                            );
+                            let whole = u128::from(sides).pow(count);
+                            assert_eq!(whole % d.denominator(), 0, "{text}");
+                        }
+                        (true, Err(OddsError::TooMuchWork)) | (false, Err(OddsError::Overflow)) => {
+                        }
+                        (fits, other) => panic!(
+                            "`{text}` ({} outcomes fit in 128 bits): {other:?}",
+                            if fits { "its" } else { "not its" }
+                        ),
+                    }
+                }
+            }
+        }
+    }
+    assert!(answered > 100, "{answered}");
+}
+
+// The mean was summed in floating point, a rounding at every value: `127d2` gave
+// 190.49999999999997. It is worked as an exact fraction and rounded once.
+#[test]
+fn the_mean_is_the_exact_fraction_rounded_once() {
+    for (expr, mean) in [("127d2", 190.5), ("49d6", 171.5), ("126d2kh2", 4.0)] {
+        let v = json(&[expr]);
+        assert_eq!(v["mean"].as_f64(), Some(mean), "{expr}: {}", v["mean"]);
+    }
+}
+
+// `odds 3d6 vs` said "unexpected character `v`". Each way an odds expression can stop short
+// says what is missing, in a player's words.
+#[test]
+fn an_incomplete_odds_expression_says_what_is_missing() {
+    for (expr, says) in [
+        ("3d6 vs", "`vs` needs a second pool after it"),
+        ("3d6 VS ", "`vs` needs a second pool after it"),
+        ("vs 2d6", "`vs` needs a pool before it"),
+        ("3d6 vs 2d6 vs 1d6", "one `vs`"),
+        ("3d6+", "ends after `+`: it needs a number or dice after it"),
+        (
+            "3d6 -",
+            "ends after `-`: it needs a number or dice after it",
+        ),
+        ("2*", "ends after `*`: it needs a number or dice after it"),
+        ("(", "ends after `(`: it needs a number or dice after it"),
+        ("(3d6", "expected `)`"),
+        ("3d", "sides after `d`"),
+        ("3d6kh", "how many dice to keep"),
+        ("3d6>=", "target number"),
+        (
+            "card<=",
+            "`card<=` needs the number a card must be at or under",
+        ),
+        ("3cards", "`3cards` needs `<=` and the number"),
+        ("card", "`card` needs `<=` and the number"),
+    ] {
+        let out = sandtable(&["odds", expr], None);
+        out.expect_code(1).no_panic().stderr_has(&[says]);
+        assert!(
+            !out.stderr.contains("unexpected character `v`")
+                && !out.stderr.contains("unexpected character `V`"),
+            "{expr}: {}",
+            out.stderr
+        );
+    }
+    // `vs` needs no spaces round it: no dice expression holds a `v`.
+    assert_eq!(
+        json(&["3d6vs2d6"])["attacker_wins"],
+        json(&["3d6 vs 2d6"])["attacker_wins"]
+    );
+    // Nothing at all is no dice expression.
+    let e = sandtable::host::dice::DiceExpr::parse("").unwrap_err();
+    assert!(e.message.contains("nothing written"), "{}", e.message);
+}
+
+// `odds --action` started only from a scenario, so a Soldiers in Time check, which comes
+// after orders and phases, could not be asked from the command line. `--open SAVE` starts
+// from a game saved with `:save`, and gives the odds the prompt's `:odds` gives there.
+#[test]
+fn action_odds_start_from_a_saved_game_with_open() {
+    let ws = common::Workspace::new();
+    let scenario = common::project_file("scenarios/sint_edgehill_lane.yaml");
+    let to_the_check =
+        "order astley forward_march\nend_turn\nend_turn\nend_turn\nend_turn\nend_turn\n";
+    let out = ws.sandtable(
+        &["--seed", "1", "play", &scenario],
+        Some(&format!(
+            "{to_the_check}:odds reveal astley\n:save g.json\n"
+        )),
+    );
+    out.expect_code(0).stdout_has(&["saved to g.json"]);
+    let at_the_prompt = out
+        .stdout
+        .lines()
+        .skip_while(|l| !l.contains("odds of `reveal astley`"))
+        .take_while(|l| !l.starts_with('>'))
+        .map(|l| l.trim_start_matches("> ").to_string())
+        .collect::<Vec<_>>();
+    assert!(at_the_prompt.len() > 2, "{}", out.stdout);
+    let asked = ws.sandtable(
+        &["odds", "--action", "reveal astley", "--open", "g.json"],
+        None,
+    );
+    asked
+        .expect_code(0)
+        .stdout_has(&["astley activated", "21/25"]);
+    let printed: Vec<&str> = asked.stdout.lines().collect();
+    assert_eq!(
+        printed,
+        at_the_prompt.iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    // A save knows its scenario and its house rules: neither is given with it.
+    ws.sandtable(
+        &[
+            "odds",
+            "--action",
+            "reveal astley",
+            "--open",
+            "g.json",
+            "--scenario",
+            &scenario,
+        ],
+        None,
+    )
+    .expect_code(2);
+    ws.sandtable(
+        &[
+            "--with",
+            "x.rhai",
+            "odds",
+            "--action",
+            "reveal astley",
+            "--open",
+            "g.json",
+        ],
+        None,
+    )
+    .expect_code(2)
+    .stderr_has(&["`--with`"]);
+}
+
+// `:odds` called a fight whose loser gives ground "no change": only hits, stands, tags and
+// removals were compared. A unit that moved or turned says so. A rifleman fights a Zulu with
+// a known 5♥ on top of the deck: every save and morale check passes, so every fight but a tie
+// (the rifleman's d10 one more than the Zulu's, who parries +1: 9 in 100) sends its loser back
+// 1", and only the ties change nothing.
+#[test]
+fn odds_of_a_fight_say_the_loser_gave_ground() {
+    use common::sint::{brit, game, zulu};
+    let pte = brit("pte", "rifleman", 10.0, 10.0, "");
+    let warrior = zulu("warrior", "zulu", 10.0, 11.0, "");
+    let out = game(&[pte], &[warrior], &["5H"])
+        .play_ok(1, "set_phase(\"melee\")\n:odds fight pte warrior\n");
+    let printed = common::game::after(&out, ":odds fight pte warrior");
+    assert!(printed.contains(": exact, over "), "{printed}");
+    assert_eq!(
+        common::game::chance_at_prompt(&printed, "no change"),
+        "9/100",
+        "{printed}"
+    );
+    assert!(printed.contains("warrior moved 1\""), "{printed}");
+    assert!(printed.contains("pte moved 1\""), "{printed}");
+}
+
+/// A whole number as docs/odds.md writes it: `10,000,000`.
+fn with_commas(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+// docs/odds.md did not list the limits that apply to odds. Its table of limits is the
+// program's: each named row's value is the constant's, every limit of the dice and odds part
+// of `src/limits.rs` has a row, and the numbers the prose quotes are the constants too.
+#[test]
+fn the_limits_in_docs_odds_md_are_the_programs() {
+    use sandtable::analysis::action_odds::{PROBE_MARGIN, PROBES, PROBES_FAR};
+    use sandtable::host::dice::DEFAULT_EXPLODE_CAP;
+    use sandtable::limits::*;
+    let docs = std::fs::read_to_string(common::project().join("docs/odds.md")).unwrap();
+    let constants: Vec<(&str, u128)> = vec![
+        ("MAX_DICE", u128::from(MAX_DICE)),
+        ("MAX_TOTAL_DICE", MAX_TOTAL_DICE as u128),
+        ("MAX_SIDES", u128::from(MAX_SIDES)),
+        ("MAX_NUMBER", MAX_NUMBER as u128),
+        ("MAX_EXPR_LEN", MAX_EXPR_LEN as u128),
+        ("MAX_NESTING", MAX_NESTING as u128),
+        ("DEFAULT_EXPLODE_CAP", u128::from(DEFAULT_EXPLODE_CAP)),
+        ("MAX_VALUES", MAX_VALUES as u128),
+        ("MAX_WORK", u128::from(MAX_WORK)),
+        ("MAX_BRANCH_DICE", MAX_BRANCH_DICE as u128),
+        ("MAX_BRANCHES", u128::from(MAX_BRANCHES)),
+        ("ESTIMATE_RUNS", u128::from(ESTIMATE_RUNS)),
+    ];
+    let table = docs
+        .split("## Limits")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a section `## Limits` in docs/odds.md");
+    let mut rows = 0;
+    for line in table
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains('`'))
+    {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (value, name) = (cells[2], cells[3].trim_matches('`'));
+        let Some(&(_, n)) = constants.iter().find(|(c, _)| *c == name) else {
+            panic!("docs/odds.md names `{name}`, which the test does not know: {line}");
+        };
+        assert_eq!(value, with_commas(n), "docs/odds.md: {line}");
+        rows += 1;
+    }
+    assert_eq!(rows, constants.len(), "one row a limit:\n{table}");
+    // Every limit of the dice and odds part of src/limits.rs is in the table.
+    let limits = std::fs::read_to_string(common::project().join("src/limits.rs")).unwrap();
+    let part = limits
+        .split("// ---- Dice and odds")
+        .nth(1)
+        .and_then(|rest| rest.split("// ---- ").next())
+        .expect("a part for dice and odds in src/limits.rs");
+    for line in part.lines().filter(|l| l.starts_with("pub const ")) {
+        let name = line["pub const ".len()..].split(':').next().unwrap();
+        assert!(
+            table.contains(&format!("`{name}`")),
+            "`{name}` (src/limits.rs) is not in the limits of docs/odds.md"
+        );
+    }
+    // The numbers the prose quotes.
+    for said in [
+        format!(
+            "more dice than a roll may ({})",
+            with_commas(MAX_TOTAL_DICE as u128)
+        ),
+        format!("more than {} steps", with_commas(u128::from(MAX_WORK))),
+        format!(
+            "more than {} branches, when one branch rolls more than {MAX_BRANCH_DICE} dice",
+            with_commas(u128::from(MAX_BRANCHES))
+        ),
+        format!(
+            "action {} times on seeded streams",
+            with_commas(u128::from(ESTIMATE_RUNS))
+        ),
+        format!("`!` alone means {DEFAULT_EXPLODE_CAP}"),
+        format!("makes {PROBES} seeded trial runs"),
+        format!(
+            "When {PROBES_FAR} of them find more than {}",
+            with_commas(PROBE_MARGIN)
+        ),
+        format!("far more than {MAX_BRANCHES} branches of dice and cards (seen in {PROBES} trial"),
+        format!(
+            "playing {} branches first",
+            with_commas(u128::from(MAX_BRANCHES))
+        ),
+        format!("under one in {}", with_commas(PROBE_MARGIN)),
+    ] {
+        let prose = docs.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(prose.contains(&said), "docs/odds.md does not say {said:?}");
+    }
+}

@@ -587,15 +587,18 @@ fn a_man_who_passes_may_attack_the_rider_instead() {
 //   <= 4: the 5 fails, he dies: P = (6+5+4+3+2+1)/100 = 21/100.
 // - The rifleman loses by m = 1 - D >= 1 (armour 0): a save on 6 - m: m = 1 (D = 0) passes on
 //   the 5; m >= 2 (D <= -1) fails: P = (9+8+...+1)/100 = 45/100 = 9/20.
-// - Nothing else changes (a tie, D = 1: 9; the Zulu's m = 1, 2: 8 + 7; the rifleman's m = 1:
-//   10): 34/100 = 17/50.
+// - The loser of a check passed gives ground 1": the Zulu at m = 1, 2 (8 + 7 = 15/100 = 3/20),
+//   the rifleman at m = 1 (10/100 = 1/10).
+// - Nothing changes on a tie, D = 1: 9/100.
 #[test]
 fn the_odds_of_one_melee_are_the_d10s_on_the_bases_then_the_card() {
     let g = pte_and_warrior(&["5H"]);
     let odds = g.odds("_melee(unit(\"pte\"), unit(\"warrior\"), false)");
     assert_eq!(chance(&odds, "warrior removed"), "21/100");
     assert_eq!(chance(&odds, "pte removed"), "9/20");
-    assert_eq!(chance(&odds, "no change"), "17/50");
+    assert_eq!(chance(&odds, "warrior moved 1\""), "3/20");
+    assert_eq!(chance(&odds, "pte moved 1\""), "1/10");
+    assert_eq!(chance(&odds, "no change"), "9/100");
 }
 
 // The exact odds of the same melee over every card of a full shuffled deck (the scenario brings
@@ -606,15 +609,20 @@ fn the_odds_of_one_melee_are_the_d10s_on_the_bases_then_the_card() {
 //   (7 x 32 + 6 x 36 + 5 x 40 + 4 x 44 + 3 x 48 + 2 x 52 + 1 x 52)/5200 = 279/1300 killed;
 // - the rifleman loses by m >= 1 (D = 1 - m): a save on 6 - m, passed on 4(6 - m) cards:
 //   (10 x 32 + 9 x 36 + 8 x 40 + 7 x 44 + 6 x 48 + (5 + 4 + 3 + 2 + 1) x 52)/5200 = 9/20 killed;
-// - nothing else changes (a tie, or a check passed): 19/65.
+// - a check passed sends the loser back 1": the Zulu's morale check at D = 2 (8 x 24) and his
+//   saves at m = 2 to 6 (7 x 20 + 6 x 16 + 5 x 12 + 4 x 8 + 3 x 4), 532/5200 = 133/1300; the
+//   rifleman's saves at m = 1 to 5 (10 x 20 + 9 x 16 + 8 x 12 + 7 x 8 + 6 x 4), 520/5200 = 1/10;
+// - nothing changes on a tie: 9/100 (with the checks passed, 19/65 in all).
 #[test]
 fn the_odds_of_one_melee_over_a_full_deck() {
     let g = pte_and_warrior(&[]);
     let odds = g.odds("_melee(unit(\"pte\"), unit(\"warrior\"), false)");
     assert_eq!(chance(&odds, "warrior removed"), "279/1300");
-    assert_eq!(chance(&odds, "warrior routed"), "14/325");
+    assert_eq!(chance(&odds, "warrior moved 4\", warrior routed"), "14/325");
     assert_eq!(chance(&odds, "pte removed"), "9/20");
-    assert_eq!(chance(&odds, "no change"), "19/65");
+    assert_eq!(chance(&odds, "warrior moved 1\""), "133/1300");
+    assert_eq!(chance(&odds, "pte moved 1\""), "1/10");
+    assert_eq!(chance(&odds, "no change"), "9/100");
 }
 
 // The same with the rifleman charging (+2): his total less the Zulu's is D + 1, and the one card
@@ -629,7 +637,7 @@ fn the_odds_of_a_charge_into_melee_are_2_better_for_the_charger() {
     let g = game(&[pte(", tags: [charged]")], &[warrior("")], &["9S"]);
     let odds = g.odds("_melee(unit(\"pte\"), unit(\"warrior\"), false)");
     assert_eq!(chance(&odds, "warrior removed"), "9/20");
-    assert_eq!(chance(&odds, "warrior routed"), "1/10");
+    assert_eq!(chance(&odds, "warrior moved 4\", warrior routed"), "1/10");
     assert_eq!(chance(&odds, "no change"), "9/100");
     assert_eq!(chance(&odds, "pte removed"), "9/25");
 }

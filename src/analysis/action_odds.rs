@@ -9,7 +9,8 @@
 //! wheel of n positions: position k takes the k-th card of the pile as it stands (the pile's
 //! order is hidden, so each card left is as likely as another), and draws nest as dice do. A
 //! branch's weight is the product of `1/sides` over its wheels. Branches are grouped by what
-//! the action did to the units (who was removed, who took hits, who gained or lost a status).
+//! the action did to the units (who was removed, who moved and how far, who took hits, who
+//! gained or lost a status).
 //!
 //! Shuffles and reshuffles inside the action draw nothing from the generator during the walk:
 //! every card drawn after them is a wheel over the pile as it then stands, which is what a
@@ -102,8 +103,8 @@ impl OddsBudget {
 impl Default for OddsBudget {
     fn default() -> Self {
         OddsBudget {
-            branches: 50_000,
-            runs: 10_000,
+            branches: crate::limits::MAX_BRANCHES,
+            runs: crate::limits::ESTIMATE_RUNS,
             seed: 1,
         }
     }
@@ -155,13 +156,13 @@ pub fn action_odds(
 }
 
 /// Seeded probe runs made before an exact walk ([`far_too_many_branches`]).
-const PROBES: u64 = 31;
+pub const PROBES: u64 = 31;
 
 /// How many times the budget of branches a probe must find to count as far over it.
-const PROBE_MARGIN: u128 = 1000;
+pub const PROBE_MARGIN: u128 = 1000;
 
 /// How many of the probes must be far over the budget to skip the exact walk.
-const PROBES_FAR: usize = 3;
+pub const PROBES_FAR: usize = 3;
 
 /// Whether the action's tree of dice and cards is far too big to walk, judged before walking
 /// it, so that the walk does not play its whole budget of branches only to give up. Each of
@@ -438,14 +439,22 @@ fn play(session: &mut Session, line: &Parsed) -> Result<Vec<String>, Error> {
     Ok(describe(&before, after))
 }
 
-/// What changed, unit by unit: `legionary_2 removed`, `viking_1 +1 hits`, `viking_1 shaken`,
-/// `viking_1 no longer shaken`; empty when nothing did.
+/// What changed, unit by unit: `legionary_2 removed`, `viking_1 moved 1"`, `viking_1 +1
+/// hits`, `viking_1 shaken`, `viking_1 no longer shaken`; empty when nothing did. A move is
+/// told by how far the unit ended from where it stood (to a hundredth of an inch, as the
+/// narration tells it), not which way: a loser giving ground straight back or aslant has
+/// given the same ground. A turn on the spot (to face a target) is not told.
 pub fn describe(before: &[Unit], after: &[Unit]) -> Vec<String> {
+    use crate::game::event::{inches, trim_number};
     let mut parts = Vec::new();
     for (b, a) in before.iter().zip(after) {
         if b.in_play && !a.in_play {
             parts.push(format!("{} removed", a.id));
             continue;
+        }
+        let moved = a.pos.distance(b.pos);
+        if trim_number(moved) != "0" {
+            parts.push(format!("{} moved {}", a.id, inches(moved)));
         }
         if a.hits != b.hits {
             parts.push(format!("{} {:+} hits", a.id, a.hits - b.hits));

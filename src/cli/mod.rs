@@ -215,7 +215,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
     let common = cli.common;
     let with_means_nothing = match &cli.command {
         Some(Command::Play { open, resume, .. }) => open.is_some() || resume.is_some(),
-        Some(Command::Odds(args)) => args.action.is_none(),
+        Some(Command::Odds(args)) => args.action.is_none() || args.open.is_some(),
         Some(Command::Replay { .. } | Command::Roll { .. } | Command::Check { .. }) => true,
         Some(Command::Render { .. } | Command::Schema { .. }) => true,
         _ => false,

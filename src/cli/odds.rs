@@ -45,6 +45,15 @@ pub struct OddsArgs {
     /// The scenario for `--action` (default: the default scenario)
     #[arg(long, requires = "action")]
     pub scenario: Option<std::path::PathBuf>,
+    /// For `--action`: start from a game saved with `:save` instead of a scenario's start
+    /// (the save knows its scenario and house rules)
+    #[arg(
+        long,
+        value_name = "SAVE",
+        requires = "action",
+        conflicts_with = "scenario"
+    )]
+    pub open: Option<std::path::PathBuf>,
     /// For `--action`: the side that acts (default: the side whose turn it is)
     #[arg(long = "as", value_name = "SIDE", requires = "action")]
     pub side: Option<String>,
@@ -105,7 +114,10 @@ pub fn odds(common: &Common, args: &OddsArgs) -> Result<u8, Error> {
         args.check_options(false, false)?;
         return action_odds(
             common,
-            args.scenario.clone(),
+            Start {
+                scenario: args.scenario.clone(),
+                open: args.open.clone(),
+            },
             action.trim(),
             args.side.as_deref(),
         );
@@ -123,7 +135,7 @@ pub fn odds(common: &Common, args: &OddsArgs) -> Result<u8, Error> {
         print_dist(common, expr, &what, &dist);
         return Ok(0);
     }
-    if let Some((a, b)) = split_contest(expr) {
+    if let Some((a, b)) = split_contest(expr)? {
         args.check_options(true, false)?;
         let by = args.by.unwrap_or_default();
         let (left, right) = (&expr[..a.end], &expr[b.start..]);
@@ -151,11 +163,42 @@ pub fn odds(common: &Common, args: &OddsArgs) -> Result<u8, Error> {
     Ok(0)
 }
 
-/// Where ` vs ` splits a contest: the byte ranges of the text before and after it.
-fn split_contest(expr: &str) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+/// The byte ranges of a contest's two sides.
+type Sides = (std::ops::Range<usize>, std::ops::Range<usize>);
+
+/// Where `vs` splits a contest: the byte ranges of the text before and after it; `None`
+/// when there is no `vs`. No dice expression holds a `v`, so any `vs` is the contest's word
+/// (`3d6vs2d6` is `3d6 vs 2d6`). A contest that stops short says what it lacks.
+fn split_contest(expr: &str) -> Result<Option<Sides>, Error> {
     let lower = expr.to_ascii_lowercase();
-    let at = lower.find(" vs ")?;
-    Some((0..at, at + 4..expr.len()))
+    let found: Vec<usize> = lower.match_indices("vs").map(|(at, _)| at).collect();
+    let Some(&at) = found.first() else {
+        return Ok(None);
+    };
+    let example = Some("a contest is two pools with `vs` between them, e.g. `3d6 vs 2d6`".into());
+    if found.len() > 1 {
+        return Err(Error::other(
+            format!(
+                "`{expr}` has {} `vs`: a contest takes one `vs`, between two pools",
+                found.len()
+            ),
+            example,
+        ));
+    }
+    let (left, right) = (0..at, at + 2..expr.len());
+    if expr[left.clone()].trim().is_empty() {
+        return Err(Error::other(
+            format!("`vs` needs a pool before it, the attacker's: `{expr}` has none"),
+            example,
+        ));
+    }
+    if expr[right.clone()].trim().is_empty() {
+        return Err(Error::other(
+            format!("`vs` needs a second pool after it, the defender's: `{expr}` has none"),
+            Some(format!("e.g. `{} vs 2d6`", expr[left].trim())),
+        ));
+    }
+    Ok(Some((left, right)))
 }
 
 fn parse_side(whole: &str, side: &str, byte_start: usize) -> Result<DiceExpr, Error> {
@@ -192,12 +235,20 @@ fn parse_card_check(expr: &str, args: &OddsArgs) -> Result<Option<CardCheck>, Er
     else {
         return Ok(None);
     };
-    let bad = || {
-        Error::other(
-            format!("`{expr}` is not a card check"),
-            Some("write `card<=N` for one card, or `3cards<=N` for three drawn without replacement (Ace is 1)".into()),
-        )
+    let how = "write `card<=N` for one card, or `3cards<=N` for three drawn without replacement (Ace is 1)";
+    // Stopping short says what is missing: the `<=`, or the number after it.
+    let missing = match rest {
+        "" => Some("`<=` and the number a card must be at or under"),
+        "<=" => Some("the number a card must be at or under"),
+        _ => None,
     };
+    if let Some(missing) = missing {
+        return Err(Error::other(
+            format!("`{expr}` needs {missing}, e.g. `card<=6`"),
+            Some(how.into()),
+        ));
+    }
+    let bad = || Error::other(format!("`{expr}` is not a card check"), Some(how.into()));
     let draws = if digits == 0 {
         1
     } else {
@@ -336,14 +387,29 @@ fn print_contest(common: &Common, expr: &str, by: By, c: &Contest) {
     }
 }
 
-/// `--action`: the odds of a rules action at the start of a scenario.
+/// Where `--action` starts: a scenario's start, or a saved game.
+struct Start {
+    scenario: Option<std::path::PathBuf>,
+    open: Option<std::path::PathBuf>,
+}
+
+/// `--action`: the odds of a rules action at the start of a scenario, or in a saved game.
 fn action_odds(
     common: &Common,
-    scenario: Option<std::path::PathBuf>,
+    start: Start,
     action: &str,
     side: Option<&str>,
 ) -> Result<u8, Error> {
-    let (_project, mut session) = super::start_session(common, scenario)?;
+    let mut session = match start.open {
+        // As `play --open` opens it: the save's scenario, house rules, cards and dice.
+        Some(save) => {
+            let project = crate::game::project::Project::locate(common.project.as_deref())?;
+            crate::session::Session::open(&project, &save)?
+        }
+        None => super::start_session(common, start.scenario)?.1,
+    };
+    // What opening or starting said (the scenario's narration) is not the odds.
+    let _ = session.take_events();
     let budget = crate::analysis::action_odds::OddsBudget::for_game(&session);
     let odds = crate::analysis::action_odds::action_odds_as(&mut session, action, budget, side)?;
     if common.json {

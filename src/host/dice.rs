@@ -652,6 +652,8 @@ struct Parser {
     /// Where the next token is looked for (just past the last one consumed).
     pos: usize,
     peeked: Option<Token>,
+    /// The last token consumed, to say what an expression that stops short lacks.
+    last: Option<Tok>,
     /// Dice written so far, to enforce MAX_DICE as groups come.
     dice_so_far: u64,
     group_spans: Vec<(usize, usize)>,
@@ -663,6 +665,7 @@ impl Parser {
             chars: src.chars().collect(),
             pos: 0,
             peeked: None,
+            last: None,
             dice_so_far: 0,
             group_spans: Vec::new(),
         }
@@ -681,6 +684,7 @@ impl Parser {
         let tok = self.peek()?;
         self.peeked = None;
         self.pos = tok.end();
+        self.last = Some(tok.kind);
         Ok(tok)
     }
 
@@ -694,6 +698,16 @@ impl Parser {
         match tok.kind {
             Tok::End => "end of input".to_string(),
             _ => format!("`{}`", shorten(&self.text(tok))),
+        }
+    }
+
+    /// The text so far completed with a die after `op`, for a help line.
+    fn example(&self, op: &str) -> String {
+        let text: String = self.chars.iter().collect();
+        let text = shorten(text.trim_end());
+        match op {
+            "(" => format!("{text}1d6)"),
+            _ => format!("{text}1d6"),
         }
     }
 
@@ -773,6 +787,31 @@ impl Parser {
                 }
                 self.bump()?;
                 Ok(inner)
+            }
+            Tok::End => {
+                // The expression stops short: say after what, in a player's words.
+                let after = match self.last {
+                    Some(Tok::Plus) => Some("+"),
+                    Some(Tok::Minus) => Some("-"),
+                    Some(Tok::Star) => Some("*"),
+                    Some(Tok::LParen) => Some("("),
+                    _ => None,
+                };
+                Err(match after {
+                    Some(op) => DiceError::new(
+                        format!(
+                            "the expression ends after `{op}`: it needs a number or dice after it"
+                        ),
+                        tok.start,
+                        tok.len,
+                    )
+                    .with_help(format!("e.g. `{}`", self.example(op))),
+                    None => DiceError::new(
+                        "nothing written: write dice such as `3d6`".to_string(),
+                        tok.start,
+                        tok.len,
+                    ),
+                })
             }
             _ => {
                 let err = DiceError::new(
@@ -1716,10 +1755,7 @@ mod tests {
     #[test]
     fn empty_input_expects_something_at_the_end() {
         let e = err("");
-        assert_eq!(
-            e.message,
-            "expected a number, dice or `(`, found end of input"
-        );
+        assert_eq!(e.message, "nothing written: write dice such as `3d6`");
         assert_eq!((e.offset, e.len), (0, 1));
         assert_eq!(e.byte_range(""), 0..0);
         let e = err("   ");

@@ -34,10 +34,10 @@ pub enum OddsError {
     )]
     Overflow,
     /// The distribution has too many distinct values.
-    #[error("the result takes more than {MAX_VALUES} distinct values")]
+    #[error("the result takes more than {MAX_VALUES} distinct values (the limit `MAX_VALUES`)")]
     TooManyValues,
     /// Counting would take too long.
-    #[error("counting it would take more than {MAX_WORK} steps")]
+    #[error("counting it would take more than {MAX_WORK} steps (the limit `MAX_WORK`)")]
     TooMuchWork,
     /// A value (a total, a product) does not fit in a 64-bit whole number.
     #[error("a value does not fit in a 64-bit whole number")]
@@ -123,13 +123,34 @@ impl Dist {
         rows
     }
 
-    /// The mean value.
+    /// The mean value: the exact fraction `sum(value * count) / denominator`, rounded once to
+    /// the nearest `f64` (summing in floating point rounded at every value: `127d2` gave
+    /// 190.49999999999997 for 190.5).
     pub fn mean(&self) -> f64 {
-        let d = self.denom as f64;
-        self.counts
-            .iter()
-            .map(|(&v, &c)| v as f64 * (c as f64 / d))
-            .sum()
+        let d = self.denom;
+        if d == 0 {
+            return 0.0;
+        }
+        // The sum is kept as `q * d + r` with `0 <= r < d`: each value's share `|v| * c / d`
+        // is under `|v|`, so `q` stays far inside 128 bits.
+        let (mut q, mut r) = (0i128, 0u128);
+        for (&v, &c) in &self.counts {
+            let (vq, vr) = mul_div(v.unsigned_abs(), c, d);
+            if v >= 0 {
+                let (sum, carry) = add_mod(r, vr, d);
+                q += vq as i128 + carry as i128;
+                r = sum;
+            } else {
+                q -= vq as i128;
+                if r >= vr {
+                    r -= vr;
+                } else {
+                    r += d - vr;
+                    q -= 1;
+                }
+            }
+        }
+        ratio_to_f64(q, r, d)
     }
 
     /// The lowest and highest values.
@@ -245,12 +266,15 @@ impl Fraction {
         Some(Fraction::new(num, den))
     }
 
-    /// The probability as a float.
+    /// The probability as a float, the fraction rounded once.
     pub fn value(&self) -> f64 {
         if self.den == 0 {
             0.0
-        } else {
+        } else if self.den <= 1 << 53 {
+            // Both exact as floats: one division is the one rounding.
             self.num as f64 / self.den as f64
+        } else {
+            ratio_to_f64((self.num / self.den) as i128, self.num % self.den, self.den)
         }
     }
 }
@@ -259,6 +283,65 @@ impl std::fmt::Display for Fraction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.num, self.den)
     }
+}
+
+/// `(a + b) mod d` and whether it wrapped, for `a, b < d`.
+fn add_mod(a: u128, b: u128, d: u128) -> (u128, bool) {
+    let (sum, carry) = a.overflowing_add(b);
+    if carry || sum >= d {
+        (sum.wrapping_sub(d), true)
+    } else {
+        (sum, false)
+    }
+}
+
+/// `a * c = q * d + r` with `0 <= r < d`, for `c <= d`: by doubling and adding modulo `d`,
+/// so that no product wider than 128 bits is formed.
+fn mul_div(a: u64, c: u128, d: u128) -> (u128, u128) {
+    let (cq, cr) = (c / d, c % d);
+    let (mut q, mut r) = (u128::from(a) * cq, 0u128);
+    let mut q_part = 0u128;
+    for bit in (0..64).rev() {
+        let (doubled, carry) = add_mod(r, r, d);
+        q_part = 2 * q_part + u128::from(carry);
+        r = doubled;
+        if a >> bit & 1 == 1 {
+            let (sum, carry) = add_mod(r, cr, d);
+            q_part += u128::from(carry);
+            r = sum;
+        }
+    }
+    q += q_part;
+    (q, r)
+}
+
+/// `q + r/d` (with `0 <= r < d`) rounded once to the nearest `f64`, ties to even.
+///
+/// The magnitude is written as a whole number of at least 64 significant bits times `2^-k`,
+/// with the bits past them folded into its lowest bit (they only decide a tie), and the cast
+/// of that whole number is the one rounding.
+fn ratio_to_f64(q: i128, r: u128, d: u128) -> f64 {
+    let negative = q < 0;
+    let (mut whole, mut rest) = if !negative {
+        (q as u128, r)
+    } else if r == 0 {
+        (q.unsigned_abs(), 0)
+    } else {
+        (q.unsigned_abs() - 1, d - r)
+    };
+    if whole == 0 && rest == 0 {
+        return 0.0;
+    }
+    let mut k = 0i32;
+    while whole < 1 << 63 {
+        let (doubled, bit) = add_mod(rest, rest, d);
+        whole = 2 * whole + u128::from(bit);
+        rest = doubled;
+        k += 1;
+    }
+    let magnitude =
+        (whole | u128::from(rest != 0)) as f64 * f64::from_bits(((1023 - k) as u64) << 52);
+    if negative { -magnitude } else { magnitude }
 }
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {
@@ -277,15 +360,146 @@ pub fn share_with_interval(count: u64, n: u64) -> (f64, f64) {
 }
 
 /// The exact distribution of a parsed dice expression.
+///
+/// The work it takes is estimated from the expression first ([`plan`]), so that an
+/// expression past [`MAX_WORK`] is refused before any part of it is written down
+/// (`1d1000000+1d1000000` took 200 MB to be refused).
 pub fn distribution(node: &Node) -> Result<Dist, OddsError> {
+    plan(node)?;
+    evaluate(node)
+}
+
+fn evaluate(node: &Node) -> Result<Dist, OddsError> {
     match node {
         Node::Number(n) => Ok(Dist::point(*n)),
         Node::Dice(spec) => group(spec),
-        Node::Neg(a) => distribution(a)?.map(i64::checked_neg),
-        Node::Add(a, b) => distribution(a)?.combine(&distribution(b)?, i64::checked_add),
-        Node::Sub(a, b) => distribution(a)?.combine(&distribution(b)?, i64::checked_sub),
-        Node::Mul(a, b) => distribution(a)?.combine(&distribution(b)?, i64::checked_mul),
+        Node::Neg(a) => evaluate(a)?.map(i64::checked_neg),
+        Node::Add(a, b) => evaluate(a)?.combine(&evaluate(b)?, i64::checked_add),
+        Node::Sub(a, b) => evaluate(a)?.combine(&evaluate(b)?, i64::checked_sub),
+        Node::Mul(a, b) => evaluate(a)?.combine(&evaluate(b)?, i64::checked_mul),
     }
+}
+
+/// What the expression says of a distribution before it is counted: its lowest and highest
+/// values (exact: sums, differences and products take their extremes at the parts'
+/// extremes) and at most how many distinct values it takes.
+#[derive(Debug, Clone, Copy)]
+struct Support {
+    lo: i64,
+    hi: i64,
+    values: u64,
+}
+
+impl Support {
+    fn new(lo: i64, hi: i64, values: u64) -> Support {
+        let width = (i128::from(hi) - i128::from(lo) + 1).clamp(1, i128::from(u64::MAX)) as u64;
+        Support {
+            lo,
+            hi,
+            values: values.clamp(1, width),
+        }
+    }
+}
+
+/// Refuses, before anything is counted, an expression whose counting would combine more
+/// than [`MAX_WORK`] pairs of values in one step, as [`Dist::combine`] would once the parts
+/// were written down; gives the support of the whole.
+fn plan(node: &Node) -> Result<Support, OddsError> {
+    let pair = |a: &Node, b: &Node| -> Result<(Support, Support), OddsError> {
+        let (a, b) = (plan(a)?, plan(b)?);
+        if a.values.saturating_mul(b.values) > MAX_WORK {
+            return Err(OddsError::TooMuchWork);
+        }
+        Ok((a, b))
+    };
+    Ok(match node {
+        Node::Number(n) => Support::new(*n, *n, 1),
+        Node::Dice(spec) => plan_group(spec)?,
+        Node::Neg(a) => {
+            let a = plan(a)?;
+            Support::new(a.hi.saturating_neg(), a.lo.saturating_neg(), a.values)
+        }
+        Node::Add(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Support::new(
+                a.lo.saturating_add(b.lo),
+                a.hi.saturating_add(b.hi),
+                a.values * b.values,
+            )
+        }
+        Node::Sub(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Support::new(
+                a.lo.saturating_sub(b.hi),
+                a.hi.saturating_sub(b.lo),
+                a.values * b.values,
+            )
+        }
+        Node::Mul(a, b) => {
+            let (a, b) = pair(a, b)?;
+            let corners = [
+                a.lo.saturating_mul(b.lo),
+                a.lo.saturating_mul(b.hi),
+                a.hi.saturating_mul(b.lo),
+                a.hi.saturating_mul(b.hi),
+            ];
+            let lo = corners.iter().copied().min().unwrap_or(0);
+            let hi = corners.iter().copied().max().unwrap_or(0);
+            Support::new(lo, hi, a.values * b.values)
+        }
+    })
+}
+
+/// The support of one group, refusing the work its sum by repeated squaring would take.
+fn plan_group(spec: &DiceGroupSpec) -> Result<Support, OddsError> {
+    let scores = (1..=spec.sides).map(|f| score(spec, f));
+    let (min, max) = (scores.clone().min().unwrap_or(0), scores.max().unwrap_or(0));
+    // The distinct values of the one thing summed `count` times, and its range.
+    let (lo, hi, values, times) = match (spec.explode, spec.keep) {
+        (Some(cap), None) if cap > 0 => {
+            check_chain(spec, cap)?;
+            let top = score(spec, spec.sides);
+            let hi = i64::from(cap).saturating_mul(top).saturating_add(max);
+            let values = (u64::from(cap) + 1).saturating_mul(u64::from(spec.sides));
+            (min, hi, values, spec.count)
+        }
+        (Some(cap), Some(_)) if cap > 0 => return Ok(Support::new(0, 0, 1)),
+        // A keep is counted by its own walk, which checks its steps before it takes them.
+        (_, Some(keep)) if keep.count() < spec.count => {
+            let k = i64::from(keep.count());
+            let (lo, hi) = (min.saturating_mul(k), max.saturating_mul(k));
+            return Ok(Support::new(lo, hi, u64::MAX));
+        }
+        _ => (min, max, u64::from(spec.sides), spec.count),
+    };
+    let one = Support::new(lo, hi, values);
+    let sum_of = |m: u32| {
+        Support::new(
+            one.lo.saturating_mul(i64::from(m)),
+            one.hi.saturating_mul(i64::from(m)),
+            if m == 0 { 1 } else { u64::MAX },
+        )
+    };
+    // As `Dist::sum_of` goes: each combine of two sums is refused past the work it takes.
+    let (mut result, mut base, mut n) = (0u32, 1u32, times);
+    while n > 0 {
+        if n & 1 == 1 {
+            let work = sum_of(result).values.saturating_mul(sum_of(base).values);
+            if result > 0 && work > MAX_WORK {
+                return Err(OddsError::TooMuchWork);
+            }
+            result += base;
+        }
+        n >>= 1;
+        if n > 0 {
+            let b = sum_of(base).values;
+            if b.saturating_mul(b) > MAX_WORK {
+                return Err(OddsError::TooMuchWork);
+            }
+            base = base.saturating_mul(2);
+        }
+    }
+    Ok(sum_of(times))
 }
 
 /// What one die scores: its face, or 1/0 for a success when the group counts successes.
@@ -314,17 +528,14 @@ fn one_die(spec: &DiceGroupSpec) -> Result<Dist, OddsError> {
     Dist::from_counts((1..=spec.sides).map(|f| (score(spec, f), 1)))
 }
 
-/// One die and the bonus dice it explodes into, at most `cap` of them.
-///
-/// Over the common denominator `s^(cap+1)`: `k < cap` explosions then a face `f < s` has
-/// weight `s^(cap-k)`; `cap` explosions then any face has weight 1.
-fn exploding_chain(spec: &DiceGroupSpec, cap: u32) -> Result<Dist, OddsError> {
-    // As many dice as a roll may throw (`sandtable roll` refuses more), and the chain's
-    // values written down one by one.
+/// As many dice as a roll may throw (`sandtable roll` refuses more), and the chain's values
+/// written down one by one.
+fn check_chain(spec: &DiceGroupSpec, cap: u32) -> Result<(), OddsError> {
     let dice = u64::from(spec.count).saturating_mul(u64::from(cap) + 1);
     if dice > crate::host::dice::MAX_TOTAL_DICE as u64 {
         return Err(OddsError::Unsupported(format!(
-            "{} dice exploding {cap} times could roll {dice} dice; a roll throws at most {}",
+            "{} dice exploding {cap} times could roll {dice} dice; a roll throws at most {} \
+             (`MAX_TOTAL_DICE`)",
             spec.count,
             crate::host::dice::MAX_TOTAL_DICE
         )));
@@ -332,6 +543,15 @@ fn exploding_chain(spec: &DiceGroupSpec, cap: u32) -> Result<Dist, OddsError> {
     if (u64::from(cap) + 1).saturating_mul(u64::from(spec.sides)) > MAX_WORK {
         return Err(OddsError::TooMuchWork);
     }
+    Ok(())
+}
+
+/// One die and the bonus dice it explodes into, at most `cap` of them.
+///
+/// Over the common denominator `s^(cap+1)`: `k < cap` explosions then a face `f < s` has
+/// weight `s^(cap-k)`; `cap` explosions then any face has weight 1.
+fn exploding_chain(spec: &DiceGroupSpec, cap: u32) -> Result<Dist, OddsError> {
+    check_chain(spec, cap)?;
     let s = spec.sides;
     let s128 = u128::from(s);
     let top = score(spec, s);
@@ -357,64 +577,88 @@ fn exploding_chain(spec: &DiceGroupSpec, cap: u32) -> Result<Dist, OddsError> {
 /// Walks the faces from the best to the worst for the kind of keep. State: how many dice have
 /// been placed so far (while fewer than `k`) and the kept score. Placing `j` dice on a face
 /// multiplies by `C(remaining, j)`; once `k` dice are placed, the rest may show any worse face.
+///
+/// Every count taken is a number of distinct outcomes, or of partial outcomes that each extend
+/// to at least one whole outcome, so none exceeds the `s^n` outcomes of the pool: when those
+/// fit in 128 bits, nothing overflows on the way. A partial outcome that can no longer be
+/// completed (dice left over and no worse face for them) is dropped before it is counted, as
+/// its count could be larger than the pool's outcomes (`126d2kh2` was refused for that).
 fn kept(spec: &DiceGroupSpec, keep: Keep) -> Result<Dist, OddsError> {
     let n = spec.count as usize;
     let k = keep.count() as usize;
     let s = spec.sides;
+    // One side: one outcome, whatever the count (its binomials would not fit).
+    if s == 1 {
+        return Ok(Dist::point(k as i64 * score(spec, 1)));
+    }
+    // The pool's outcomes, the denominator: refused first, as that is the true reason.
+    u128::from(s)
+        .checked_pow(spec.count)
+        .ok_or(OddsError::Overflow)?;
     // Each face advances up to `k` rows of at most `k * best + 1` sums, each in up to `n + 1`
     // ways: a bound on the steps, checked before taking them.
     let best = (1..=s)
         .map(|f| score(spec, f).unsigned_abs())
         .max()
         .unwrap_or(0);
+    let width = (k as u64).saturating_mul(best).saturating_add(1);
     let steps = u64::from(s)
         .saturating_mul(k as u64)
-        .saturating_mul((k as u64).saturating_mul(best).saturating_add(1))
+        .saturating_mul(width)
         .saturating_mul(n as u64 + 1);
     if steps > MAX_WORK {
         return Err(OddsError::TooMuchWork);
     }
+    let width = width as usize;
     let faces: Vec<u32> = match keep {
         Keep::Highest(_) => (1..=s).rev().collect(),
         Keep::Lowest(_) => (1..=s).collect(),
     };
     let binom = binomials(n)?;
-    // states[placed] = kept score -> count, for placed < k
-    let mut states: Vec<BTreeMap<i64, u128>> = vec![BTreeMap::new(); k];
-    states[0].insert(0, 1);
-    let mut done: BTreeMap<i64, u128> = BTreeMap::new();
+    // states[placed][sum] = count, for placed < k; scores are never negative.
+    let mut states: Vec<Vec<u128>> = vec![vec![0; width]; k];
+    states[0][0] = 1;
+    let mut done: Vec<u128> = vec![0; width];
+    let add = |slot: &mut u128, c: u128| -> Result<(), OddsError> {
+        *slot = slot.checked_add(c).ok_or(OddsError::Overflow)?;
+        Ok(())
+    };
     for (i, &face) in faces.iter().enumerate() {
         let worse = (faces.len() - i - 1) as u128; // faces left after this one
-        let sc = score(spec, face);
-        let mut next: Vec<BTreeMap<i64, u128>> = vec![BTreeMap::new(); k];
+        let sc = score(spec, face).unsigned_abs() as usize;
+        let mut next: Vec<Vec<u128>> = vec![vec![0; width]; k];
         for (placed, row) in states.iter().enumerate() {
             let remaining = n - placed;
-            for (&sum, &count) in row {
+            for (sum, &count) in row.iter().enumerate() {
+                if count == 0 {
+                    continue;
+                }
                 for (j, &choose) in binom[remaining].iter().enumerate() {
-                    let ways = count.checked_mul(choose).ok_or(OddsError::Overflow)?;
                     let now = placed + j;
-                    let taken = j.min(k - placed) as i64;
-                    let new_sum = sum + taken * sc;
+                    // Dice left over with no worse face to show: no outcome.
+                    if worse == 0 && now < n {
+                        continue;
+                    }
+                    let ways = count.checked_mul(choose).ok_or(OddsError::Overflow)?;
+                    let new_sum = sum + j.min(k - placed) * sc;
                     if now >= k {
                         // The rest (n - now dice) show any of the worse faces.
                         let rest = worse
                             .checked_pow((n - now) as u32)
                             .ok_or(OddsError::Overflow)?;
-                        let c = ways.checked_mul(rest).ok_or(OddsError::Overflow)?;
-                        if c > 0 {
-                            let slot = done.entry(new_sum).or_insert(0);
-                            *slot = slot.checked_add(c).ok_or(OddsError::Overflow)?;
-                        }
-                    } else if ways > 0 {
-                        let slot = next[now].entry(new_sum).or_insert(0);
-                        *slot = slot.checked_add(ways).ok_or(OddsError::Overflow)?;
+                        add(
+                            &mut done[new_sum],
+                            ways.checked_mul(rest).ok_or(OddsError::Overflow)?,
+                        )?;
+                    } else {
+                        add(&mut next[now][new_sum], ways)?;
                     }
                 }
             }
         }
         states = next;
     }
-    Dist::from_counts(done)
+    Dist::from_counts(done.into_iter().enumerate().map(|(sum, c)| (sum as i64, c)))
 }
 
 /// Pascal's triangle up to `n`, checked.
@@ -639,6 +883,30 @@ mod tests {
         assert_eq!(d.prob(7), Fraction::new(1, 6));
         assert_eq!(d.prob(2), Fraction::new(1, 36));
         assert!((d.mean() - 7.0).abs() < 1e-12);
+    }
+
+    // Where the exact sum and the denominator are small enough to be exact in an `f64`, one
+    // division is the correctly rounded mean; the mean must be that, sign and all.
+    #[test]
+    fn the_mean_is_rounded_once_from_the_exact_fraction() {
+        for src in [
+            "2d6kh1",
+            "1d6-1d7*3",
+            "-(3d5)",
+            "1d3",
+            "4d6kl2-7",
+            "1d7*1d9-30",
+            "0",
+        ] {
+            let d = dist(src);
+            let sum: i128 = d.iter().map(|(v, c)| i128::from(v) * c as i128).sum();
+            let once = sum as f64 / d.denominator() as f64;
+            assert_eq!(d.mean().to_bits(), once.to_bits(), "{src}");
+        }
+        assert_eq!(ratio_to_f64(0, 1, 3), 1.0 / 3.0);
+        assert_eq!(ratio_to_f64(-1, 2, 3), -1.0 / 3.0);
+        assert_eq!(ratio_to_f64(0, 1, u128::MAX), 1.0 / u128::MAX as f64);
+        assert_eq!(ratio_to_f64(190, 1 << 126, 1 << 127), 190.5);
     }
 
     #[test]
