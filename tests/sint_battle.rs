@@ -191,7 +191,7 @@ const ORDERS_THEN_MOVE: &str = "play_turn british\nend_turn\nend_turn\nplay_turn
 fn the_policy_volleys_at_an_enemy_within_reach() {
     let out = section("rifleman", "", 20.0).play_ok(1, ORDERS_THEN_MOVE);
     out.stdout_has(&[
-        "The British write an order for sgt\n",
+        "The British write an order for sgt: it reaches all his unit (pte_1, pte_2 and pte_3)\n",
         "sgt's order: volley fire for 4 figures (sgt, pte_1, pte_2, pte_3)\n",
         "  sgt activation check: card 5♥ against 8: passes (5 is at or under 8)\n",
     ]);
@@ -242,7 +242,7 @@ fn the_policy_retires_a_side_that_has_lost_heavily() {
     let lines =
         "unit(\"pte_1\").remove(\"test\")\nunit(\"pte_2\").remove(\"test\")\nplay_turn british\n";
     g.play_ok(1, lines)
-        .stdout_has(&["The British write an order for sgt\n"]);
+        .stdout_has(&["The British write an order for sgt: it reaches all his unit (pte_3)\n"]);
     let lines = format!("unit(\"pte_3\").remove(\"test\")\n{lines}");
     g.play_ok(1, &lines)
         .stdout_has(&["The British retire from the field\n"]);

@@ -239,6 +239,22 @@ fn a_foot_soldier_who_charged_fires_at_four_harder() {
     );
 }
 
+// Guards 6.1 "Foot soldiers may fire in the same turn that they charge", read with 7 "When two
+// or more opponents end their movement in melee range or base to base contact there will be
+// combat between them": a foot soldier whose charge brought him into contact fights, and does
+// not shoot the man he touches before the melee. (Broke when he did.)
+#[test]
+fn a_foot_soldier_who_charged_into_contact_does_not_shoot_the_man_he_touches() {
+    let (b, z) = rifle_and_zulu(0.0, "");
+    let g = game_on_5h(&b, &z);
+    let charged = shooting("british", &[("pte_1", "charged")]);
+    g.play_refused(
+        1,
+        &format!("{charged}shoot pte_1 warrior\n"),
+        &["pte_1 charged into contact with warrior: he fights in the melee phase, and fires after a charge only when it did not reach the enemy"],
+    );
+}
+
 // Guards 6.2 "Each individual figure with a missile weapon and a fire order must roll a 1d10 ...
 // to see if the figure has reloaded": an unloaded rifle (reload 7) fails on an 8 and may not try
 // again this turn; loads on a 7 and fires.
@@ -357,6 +373,43 @@ fn a_light_machine_gun_alone_fires_only_three_shots() {
             .matches("mg takes an aimed shot at warrior")
             .count(),
         4
+    );
+}
+
+// Guards 6.1 "A Lt machine gun has a 2 man crew": the man who makes the crew of two works the
+// gun, and does not fire his own rifle as well; and a man who fired his own weapon first is no
+// crew, so the gunner is alone and fires 3. (Broke when the loader fired his rifle while the
+// gun fired all 6 shots with him as its crew.)
+#[test]
+fn a_machine_gun_loader_does_not_fire_his_own_rifle() {
+    let z = vec![zulu("warrior", "zulu", 12.0, 14.0, "")];
+    let crewed = vec![
+        brit("mg", "machine_gunner", 12.0, 4.0, ""),
+        brit("mate", "rifleman", 13.5, 4.0, ""),
+    ];
+    let leave = shooting("british", &[("mg", "_may aim"), ("mate", "_may aim")]);
+    let out = game_on_5h(&crewed, &z).play_refused(
+        1,
+        &format!("{leave}:dice manual\nshoot mg warrior\n10\nshoot mate warrior\n"),
+        &["mate crews mg's lmg this turn: he does not fire his own weapon"],
+    );
+    assert!(
+        told(&out, "shoot mg warrior").contains("  mate crews mg's lmg this turn\n"),
+        "{}",
+        transcript(&out)
+    );
+    let out = game_on_5h(&crewed, &z).play_refused(
+        1,
+        &format!("{leave}:dice manual\nshoot mate warrior\n10\nshoot mg warrior\n10\nshoot mg warrior\n10\nshoot mg warrior\n10\nshoot mg warrior\n"),
+        &["mg has fired 3 shots this turn: his lmg fires 3"],
+    );
+    assert_eq!(
+        out.stdout
+            .matches("mg takes an aimed shot at warrior")
+            .count(),
+        3,
+        "{}",
+        transcript(&out)
     );
 }
 
@@ -572,6 +625,76 @@ fn a_hidden_target_is_two_harder_to_hit_until_a_hit_within_two_inches_exposes_it
     );
 }
 
+// Guards 11 "If there is a hit then all troops in a 2 inch radius are automatically exposed and
+// no will not receive the +2 benefit of cover in the next turn", read as any hit, by hidden
+// troops as well (`data.hidden.shooter_hit_exposes`): a hidden rifleman whose shot hits is
+// exposed, is seen, and loses his +2; one who misses stays hidden. (Broke when hidden riflemen
+// stayed hidden while they fired every turn.)
+#[test]
+fn a_hidden_man_whose_shot_hits_is_exposed() {
+    let b = vec![
+        brit("sgt", "sergeant", 10.0, 4.0, ", groups: { unit: first }"),
+        brit(
+            "pte_1",
+            "rifleman",
+            12.0,
+            4.0,
+            ", groups: { unit: first }, tags: [hidden]",
+        ),
+    ];
+    let z = vec![zulu("warrior", "zulu", 12.0, 14.0, "")];
+    let g = game_on_5h(&b, &z);
+    let out = g.play_ok(
+        1,
+        &format!(
+            "{}:dice manual\nshoot pte_1 warrior\n5\n1\nprint(_unseen(unit(\"pte_1\")))\n",
+            aiming("pte_1")
+        ),
+    );
+    assert!(
+        told(&out, "shoot pte_1 warrior")
+            .contains("  pte_1 is exposed: no cover for him until the end of turn 2\n"),
+        "{}",
+        transcript(&out)
+    );
+    assert!(
+        after(&out, "print(_unseen(unit(\"pte_1\")))").starts_with("false\n"),
+        "{}",
+        transcript(&out)
+    );
+    let out = g.play_ok(
+        1,
+        &format!(
+            "{}:dice manual\nshoot pte_1 warrior\n9\nprint(_unseen(unit(\"pte_1\")))\n",
+            aiming("pte_1")
+        ),
+    );
+    assert!(
+        after(&out, "print(_unseen(unit(\"pte_1\")))").starts_with("true\n"),
+        "{}",
+        transcript(&out)
+    );
+    // A house rule that keeps the shooter hidden.
+    let keep = game_with(
+        &b,
+        &z,
+        &pile("5H", 10),
+        "data: { hidden: { exposed_radius: 2, spot_range: 12, shooter_hit_exposes: false } }\n",
+    );
+    let out = keep.play_ok(
+        1,
+        &format!(
+            "{}:dice manual\nshoot pte_1 warrior\n5\n1\nprint(_unseen(unit(\"pte_1\")))\n",
+            aiming("pte_1")
+        ),
+    );
+    assert!(
+        after(&out, "print(_unseen(unit(\"pte_1\")))").starts_with("true\n"),
+        "{}",
+        transcript(&out)
+    );
+}
+
 // Guards 6.2 step 1 "cover modifiers" (default: a target in woods, a town or a fortification
 // has the +2 of cover).
 #[test]
@@ -685,16 +808,30 @@ fn battery(gun: &str, zulus: &[String]) -> Game {
     game_on_5h(&b, zulus)
 }
 
-// Guards 9 "They have a 45 degree arc from the center of the stand's front": a target 76° off
-// the gun's front is refused.
+// Guards 9 "They have a 45 degree arc from the center of the stand's front", read as 45° in
+// all (as grapeshot's "45 degree cone"): 22.5° either side of straight ahead, seen from the
+// middle of the front edge; the refusal says so. (Broke when the refusal said "45° from the
+// centre of its front" and the guide "within 45°", while the rule allowed 22.5° either side.)
 #[test]
 fn a_gun_fires_only_within_its_forty_five_degree_arc() {
     let g = battery("bolt_thrower", &[zulu("warrior", "zulu", 20.0, 6.0, "")]);
     g.play_refused(
         1,
         &format!("{}fire gun warrior\n", aiming("gun")),
-        &["warrior is outside gun's arc (45° from the centre of its front)"],
+        &["warrior is outside gun's arc: 45° in all, 22.5° either side of straight ahead from the centre of its front (warrior is 81.12° off)"],
     );
+    // 21.8° off seen from the gun's centre, but 32.62° from the middle of its front (0.75"
+    // ahead): outside.
+    let near = battery("bolt_thrower", &[zulu("warrior", "zulu", 12.8, 6.0, "")]);
+    near.play_refused(
+        1,
+        &format!("{}fire gun warrior\n", aiming("gun")),
+        &["(warrior is 32.62° off)"],
+    );
+    // 20° off from the middle of its front: inside.
+    let inside = battery("bolt_thrower", &[zulu("warrior", "zulu", 14.4, 11.5, "")]);
+    let told = shot(&inside, &aiming("gun"), "fire gun warrior\n10\n");
+    assert!(told.starts_with("gun fires a bolt at warrior"), "{told}");
 }
 
 // Guards 9 "The crew experience level for each artillery figure is assigned by the players" and
@@ -719,6 +856,49 @@ fn a_gun_with_no_crew_does_not_fire() {
         1,
         &format!("{}fire gun warrior\n", aiming("gun")),
         &["gun has no crew within 1\""],
+    );
+}
+
+// Guards 9 "The 'to hit' number is the missile skill number of the most experienced gun crew
+// member", read with 6.1's crew: a gunner who fired his own musket this turn is no crew, so
+// the bolt thrower aims with crew_1's 6, not crew_2's 8; and one who served the gun does not
+// fire his own.
+#[test]
+fn a_gunner_who_fired_his_own_weapon_does_not_serve_the_gun() {
+    let b = vec![
+        brit(
+            "gun",
+            "bolt_thrower",
+            12.0,
+            4.0,
+            ", groups: { unit: battery }",
+        ),
+        brit("crew_1", "gunner", 13.5, 4.0, ", groups: { unit: battery }"),
+        brit(
+            "crew_2",
+            "gunner",
+            10.5,
+            4.0,
+            ", groups: { unit: battery }, stats: { experience: 8, weapon: musket }",
+        ),
+    ];
+    let z = vec![zulu("warrior", "zulu", 12.0, 14.0, "")];
+    let leave = shooting("british", &[("gun", "_may aim"), ("crew_2", "_may aim")]);
+    let out = game_on_5h(&b, &z).play_ok(
+        1,
+        &format!("{leave}:dice manual\nshoot crew_2 warrior\n10\nfire gun warrior\n10\n"),
+    );
+    assert!(
+        told(&out, "fire gun warrior").starts_with(
+            "gun fires a bolt at warrior (10\"), needing 6 or under (its best crewman)\n"
+        ),
+        "{}",
+        transcript(&out)
+    );
+    game_on_5h(&b, &z).play_refused(
+        1,
+        &format!("{leave}:dice manual\nfire gun warrior\n10\nshoot crew_2 warrior\n"),
+        &["crew_2 crews gun's bolt this turn: he does not fire his own weapon"],
     );
 }
 
@@ -839,6 +1019,26 @@ fn a_catapult_hits_on_three_or_under_else_its_rock_scatters_1d6_inches() {
         told_miss.starts_with("  gun hurls its rock at warrior, hitting on 3 or under: 1d10 [4] = 4\n  4: it scatters\n  the scatter's direction: 1d12 [3] = 3\n  how far it scatters: 1d6 [2] = 2\n  it lands 2\" away at (14, 16) (bearing 90°)\n  no one within 0.5\" of (14, 16)\n"),
         "{told_miss}"
     );
+}
+
+// Guards 9 "If it is not a hit, the shot scatters ... how many inches away from the target the
+// shot landed": a miss that scatters 1" lands beside the warrior (its quarter-sized area touches
+// his base) and does not strike him. (Broke when a 1" scatter still struck the target.)
+#[test]
+fn a_catapults_miss_never_strikes_its_target() {
+    let z = vec![zulu("warrior", "zulu", 12.0, 16.0, "")];
+    let g = battery("catapult", &z);
+    let out = g.play(
+        1,
+        &format!("{}:dice manual\nfire gun warrior\n4\n3\n1\n", aiming("gun")),
+    );
+    let told = told(&out, "fire gun warrior");
+    assert!(
+        told.contains("  it lands 1\" away at (13, 16) (bearing 90°)\n  warrior was missed: the rock lands beside him\n  no one within 0.5\" of (13, 16)\n"),
+        "{}",
+        transcript(&out)
+    );
+    assert!(!told.contains("gun's rock on warrior"), "{told}");
 }
 
 // Guards 9 "HP=hit points/experience points for the weapon. This is the damage the weapon can
