@@ -534,3 +534,24 @@ fn charioteer_strikes_with_his_own_die() {
         "  chariot attacks with 0 dice and its driver with 1 die: 1d6kh1 ",
     ]);
 }
+
+// Guards P-43, the rider-less elephant's victim defends with his abilities, for the spearmen's
+// "+1 defending die" "against cavalry or war elephants": a heavy spearman facing the
+// elephant's rampage defends with 3 dice (he had his 2 alone).
+#[test]
+fn riderless_elephant_gives_spearmen_their_die_against_elephants() {
+    let scenario = MOUNTS.replace(
+        "{ id: archer, type: infantry_archer, at: [10, 10] }",
+        "{ id: archer, type: infantry_archer, at: [16, 10] }\n      - { id: spear, type: heavy_spearmen, at: [10, 10] }",
+    );
+    // Seed 1: the archer shoots the rider down; the spearman is the closest man.
+    let out = play_scenario(
+        &scenario,
+        "1",
+        "shoot_rider archer elephant\nend_turn\nend_turn\n:explain\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "elephant (War elephant) runs wild at spear (Heavy spearmen)\n",
+        "  spear defends with 3 dice: ",
+    ]);
+}
