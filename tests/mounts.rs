@@ -555,3 +555,23 @@ fn riderless_elephant_gives_spearmen_their_die_against_elephants() {
         "  spear defends with 3 dice: ",
     ]);
 }
+
+// Guards P-75, "as soon as your man ... is blocked by an opponent (i.e. the defender rolls a
+// higher score then the attacker) the attacker cannot attack again", for the two-man strike:
+// when the second man out-rolls the chariot, the first falls and the chariot is blocked (it
+// could attack the second man again).
+#[test]
+fn chariot_out_rolled_by_the_second_man_of_a_strike_is_blocked() {
+    let scenario = CHARIOT.replace(
+        "{ id: b, type: light_infantry, at: [21.5, 18.5], stats: { defend: 0 } }",
+        "{ id: b, type: light_infantry, at: [21.5, 18.5], stats: { defend: 12 } }",
+    );
+    // Seed 1: the chariot beats a's no dice; b's twelve dice beat it.
+    let out = play_scenario(&scenario, "1", "strike chariot a b\nmelee chariot b\n");
+    out.expect_code(1)
+        .stderr_has(&["chariot was blocked and cannot attack again until your next turn"]);
+    out.stdout_has(&[
+        "chariot rides down a\n",
+        "b stood his ground: the two-man strike fell on a alone, and chariot is blocked until your next turn\n",
+    ]);
+}
