@@ -220,28 +220,46 @@ fn charioteer_shot_down_leaves_a_driverless_chariot() {
     ]);
 }
 
-// Guards "an enemy infantry man can mount the chariot and annex it for his own team's use",
-// after a turn's wait (getting on a chariot was instant).
+// Guards P-54, "an enemy infantry man can mount the chariot and annex it for his own team's
+// use": the book names no wait for it, so the chariot is his at once (he waited a turn, the
+// wait P-56 gives the dismounted charioteer getting back on).
 #[test]
-fn footman_captures_a_driverless_chariot() {
+fn a_driverless_chariot_is_taken_at_once() {
     let out = play_scenario(
         &CHARIOT.replace(
             "at: [20, 12] }",
             "at: [20, 12] }\n      - { id: taker, type: light_infantry, at: [23, 22] }",
         ),
         "1",
-        "end_turn\nshoot_rider archer chariot\ncapture taker chariot\nprint(unit(\"chariot\").side)\n\
-         end_turn\nend_turn\nprint(unit(\"chariot\").side)\n",
+        "end_turn\nshoot_rider archer chariot\ncapture taker chariot\nprint(unit(\"chariot\").side)\n",
     );
-    // "He must ... repeat the dismounting procedure (waiting one turn)": the chariot is his
-    // at the start of his side's next turn.
     out.expect_code(0).stdout_has(&[
-        "taker makes ready to take chariot\n",
-        "> print(unit(\"chariot\").side)\ncarthage\n",
         "taker (Light infantry) mounts chariot (Chariot) and drives it for romans\n",
         "  chariot side: carthage -> romans\n",
+        "  chariot is tagged `moved`\n",
         "> print(unit(\"chariot\").side)\nromans\n",
     ]);
+}
+
+// Guards P-54's "an enemy infantry man can mount the chariot": an artillery piece, a ladder or
+// a horseman is no infantry man and cannot take it (anything on foot could).
+#[test]
+fn only_an_infantry_man_may_take_a_driverless_chariot() {
+    let out = play_scenario(
+        &CHARIOT.replace(
+            "at: [20, 12] }",
+            "at: [20, 12] }\n      - { id: gun, type: artillery, at: [23, 22] }\n      \
+             - { id: steps, type: ladder, at: [17, 22] }\n      - { id: eques, type: light_cavalry, at: [20, 26.5] }",
+        ),
+        "1",
+        "end_turn\nshoot_rider archer chariot\ncapture gun chariot\ncapture steps chariot\ncapture eques chariot\n",
+    );
+    out.expect_code(1).stderr_has(&[
+        "gun is no infantry man: only an infantry man can take over a chariot",
+        "steps is no infantry man: only an infantry man can take over a chariot",
+        "eques is no infantry man: only an infantry man can take over a chariot",
+    ]);
+    out.stdout_lacks("drives it for romans");
 }
 
 /// An elephant with no defence in reach of a strong legionary, and a chariot.
@@ -330,6 +348,22 @@ fn an_egyptian_chariot_without_its_driver_has_no_extra_die() {
     out.expect_code(0).stdout_has(&[
         "the driver of chariot is killed\n",
         "defend_dice for chariot: 1 (chariot) = 1\n",
+    ]);
+}
+
+// Guards P-93, "Chariot gains +1 defending die when an Egyptian is the charioteer": with its
+// Egyptian aboard the chariot defends with 2 dice (a test of the driverless chariot alone
+// passed with the +1 deleted).
+#[test]
+fn an_egyptian_chariot_with_its_driver_defends_with_one_more_die() {
+    let scenario = CHARIOT.replace(
+        "{ id: chariot, type: chariot, at: [20, 22], facing: 180 }",
+        "{ id: chariot, type: chariot, at: [20, 22], facing: 180, abilities: [egyptian_chariot] }",
+    );
+    let out = play_scenario(&scenario, "1", "end_turn\nmelee a chariot\n:explain\n");
+    out.expect_code(0).stdout_has(&[
+        "  chariot defends with 2 dice: ",
+        "defend_dice for chariot: 1 (chariot) +1 egyptian_chariot = 2\n",
     ]);
 }
 
