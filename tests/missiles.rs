@@ -265,7 +265,7 @@ fn an_archer_cannot_move_or_turn_after_shooting() {
     let game = archer_and_marks("", ", stats: { defend: 0 }");
     let out = game.play_refused(
         1,
-        "move archer 14 18\nshoot archer legionary\nmove archer 14 20\nface archer north\n",
+        "move archer 10 21\nshoot archer legionary\nmove archer 10 23\nface archer north\n",
         &[
             "archer has attacked this turn and cannot move until your next turn",
             "archer has attacked this turn and must wait until your next turn to turn around",
@@ -274,7 +274,7 @@ fn an_archer_cannot_move_or_turn_after_shooting() {
     out.stdout_has(&["  archer is tagged `moved`\n", "legionary is killed\n"]);
     let out = game.play_refused(
         1,
-        "shoot archer legionary\nmove archer 14 18\n",
+        "shoot archer legionary\nmove archer 10 21\n",
         &["archer has attacked this turn and cannot move until your next turn"],
     );
     out.stdout_lacks(" moves ");
