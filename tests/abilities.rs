@@ -1416,6 +1416,32 @@ fn a_spearman_on_a_won_horse_loses_the_spearmens_bonus_against_horse() {
         .stdout_has(&["defend_dice for kenji: 1 (light spearmen) = 1\n"]);
 }
 
+// Guards Hoplite Shield Wall as the spearmen's formation on foot: "When Hoplites (or any other
+// Greek spearmen) form a shield wall". A hoplite in shield wall who kills a horseman and takes
+// his horse rides out of it: he defends with a horseman's dice and moves at a horseman's
+// speed (he kept the wall's +1 and half speed on horseback: four dice at 9 inches).
+#[test]
+fn a_hoplite_who_takes_a_won_horse_leaves_the_shield_wall() {
+    let scenario = SPEARS_AGAINST_HORSE
+        .replace("first: persians", "first: greeks")
+        .replace(
+            "{ id: rider, type: light_cavalry, at: [10, 13.5], facing: 180 }",
+            "{ id: rider, type: light_cavalry, at: [10, 13.5], facing: 180, stats: { defend: 0 } }\n      \
+             - { id: rider_3, type: light_cavalry, at: [13, 13.5], facing: 270 }",
+        );
+    let out = common::play_scenario(
+        &scenario,
+        "1",
+        "activate hoplite shield_wall\nmelee hoplite rider\nremount hoplite\nend_turn\nend_turn\n\
+         end_turn\nmelee rider_3 hoplite\n:explain\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "hoplite mounts and rides\n",
+        "  Hoplite Shield Wall ends for hoplite: a formation of spearmen on foot\n",
+        "defend_dice for hoplite: 3 (heavy spearmen) = 3\n",
+    ]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The advanced options are options: "They are in no means required to be used", and "There
 // should only be up to 2 special units in each player's army. The players can agree to have

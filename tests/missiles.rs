@@ -265,7 +265,7 @@ fn an_archer_cannot_move_or_turn_after_shooting() {
     let game = archer_and_marks("", ", stats: { defend: 0 }");
     let out = game.play_refused(
         1,
-        "move archer 14 18\nshoot archer legionary\nmove archer 14 20\nface archer north\n",
+        "move archer 10 21\nshoot archer legionary\nmove archer 10 23\nface archer north\n",
         &[
             "archer has attacked this turn and cannot move until your next turn",
             "archer has attacked this turn and must wait until your next turn to turn around",
@@ -274,7 +274,7 @@ fn an_archer_cannot_move_or_turn_after_shooting() {
     out.stdout_has(&["  archer is tagged `moved`\n", "legionary is killed\n"]);
     let out = game.play_refused(
         1,
-        "shoot archer legionary\nmove archer 14 18\n",
+        "shoot archer legionary\nmove archer 10 21\n",
         &["archer has attacked this turn and cannot move until your next turn"],
     );
     out.stdout_lacks(" moves ");
@@ -818,6 +818,41 @@ fn rout_needs_a_group_below_half_strength() {
     );
     out.stdout_has(&["r1 is removed: killed by viking\n"]);
     out.stdout_lacks("calls for a rout");
+}
+
+// Guards P-112, "the player must first attack them with a unit (Group A). After group A
+// attacks group R, call for a rout", with a shot for the attack: an archer who shoots two men
+// of the century down may call for a rout of what is left (a shot never opened one).
+#[test]
+fn rout_may_be_called_after_shooting_men_of_the_group() {
+    let c = century();
+    let game = Game::new(
+        &[&c[0], &c[1], &c[2]],
+        &["{ id: archer, type: infantry_archer, at: [12, 20], facing: 180 }"],
+    );
+    let out = game.play_ok(1, "shoot archer r1\nshoot archer r2\nrout archer r3\n");
+    out.stdout_has(&[
+        "r2 is removed: killed by archer\n",
+        "archer's group calls for a rout of r3's group\n",
+    ]);
+}
+
+// Guards P-114, "if group A is routing a unit ... by attacking the unit with chariots", with a
+// chariot of group A that never attacked: it stands across the table, and no extra die is
+// rolled (the die was given whenever group A held a chariot).
+#[test]
+fn rout_gives_no_extra_die_for_a_chariot_that_did_not_attack() {
+    let c = century();
+    let game = Game::new(
+        &[&c[0], &c[1], &c[2]],
+        &[
+            "{ id: viking, type: heavy_infantry, at: [12, 12], facing: 180, groups: { formation: band }, stats: { attack: 0 } }",
+            "{ id: car, type: chariot, at: [40, 28], facing: 180, groups: { formation: band } }",
+        ],
+    );
+    let out = game.play_ok(1, "melee viking r1\nmelee viking r2\nrout viking r3\n");
+    out.stdout_has(&["viking's group calls for a rout of r3's group\n"]);
+    out.stdout_lacks("one more die");
 }
 
 // Guards the contest: "group R will role a die for every one of their men and add up the

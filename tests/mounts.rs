@@ -220,28 +220,46 @@ fn charioteer_shot_down_leaves_a_driverless_chariot() {
     ]);
 }
 
-// Guards "an enemy infantry man can mount the chariot and annex it for his own team's use",
-// after a turn's wait (getting on a chariot was instant).
+// Guards P-54, "an enemy infantry man can mount the chariot and annex it for his own team's
+// use": the book names no wait for it, so the chariot is his at once (he waited a turn, the
+// wait P-56 gives the dismounted charioteer getting back on).
 #[test]
-fn footman_captures_a_driverless_chariot() {
+fn a_driverless_chariot_is_taken_at_once() {
     let out = play_scenario(
         &CHARIOT.replace(
             "at: [20, 12] }",
             "at: [20, 12] }\n      - { id: taker, type: light_infantry, at: [23, 22] }",
         ),
         "1",
-        "end_turn\nshoot_rider archer chariot\ncapture taker chariot\nprint(unit(\"chariot\").side)\n\
-         end_turn\nend_turn\nprint(unit(\"chariot\").side)\n",
+        "end_turn\nshoot_rider archer chariot\ncapture taker chariot\nprint(unit(\"chariot\").side)\n",
     );
-    // "He must ... repeat the dismounting procedure (waiting one turn)": the chariot is his
-    // at the start of his side's next turn.
     out.expect_code(0).stdout_has(&[
-        "taker makes ready to take chariot\n",
-        "> print(unit(\"chariot\").side)\ncarthage\n",
         "taker (Light infantry) mounts chariot (Chariot) and drives it for romans\n",
         "  chariot side: carthage -> romans\n",
+        "  chariot is tagged `moved`\n",
         "> print(unit(\"chariot\").side)\nromans\n",
     ]);
+}
+
+// Guards P-54's "an enemy infantry man can mount the chariot": an artillery piece, a ladder or
+// a horseman is no infantry man and cannot take it (anything on foot could).
+#[test]
+fn only_an_infantry_man_may_take_a_driverless_chariot() {
+    let out = play_scenario(
+        &CHARIOT.replace(
+            "at: [20, 12] }",
+            "at: [20, 12] }\n      - { id: gun, type: artillery, at: [23, 22] }\n      \
+             - { id: steps, type: ladder, at: [17, 22] }\n      - { id: eques, type: light_cavalry, at: [20, 26.5] }",
+        ),
+        "1",
+        "end_turn\nshoot_rider archer chariot\ncapture gun chariot\ncapture steps chariot\ncapture eques chariot\n",
+    );
+    out.expect_code(1).stderr_has(&[
+        "gun is no infantry man: only an infantry man can take over a chariot",
+        "steps is no infantry man: only an infantry man can take over a chariot",
+        "eques is no infantry man: only an infantry man can take over a chariot",
+    ]);
+    out.stdout_lacks("drives it for romans");
 }
 
 /// An elephant with no defence in reach of a strong legionary, and a chariot.
@@ -330,6 +348,22 @@ fn an_egyptian_chariot_without_its_driver_has_no_extra_die() {
     out.expect_code(0).stdout_has(&[
         "the driver of chariot is killed\n",
         "defend_dice for chariot: 1 (chariot) = 1\n",
+    ]);
+}
+
+// Guards P-93, "Chariot gains +1 defending die when an Egyptian is the charioteer": with its
+// Egyptian aboard the chariot defends with 2 dice (a test of the driverless chariot alone
+// passed with the +1 deleted).
+#[test]
+fn an_egyptian_chariot_with_its_driver_defends_with_one_more_die() {
+    let scenario = CHARIOT.replace(
+        "{ id: chariot, type: chariot, at: [20, 22], facing: 180 }",
+        "{ id: chariot, type: chariot, at: [20, 22], facing: 180, abilities: [egyptian_chariot] }",
+    );
+    let out = play_scenario(&scenario, "1", "end_turn\nmelee a chariot\n:explain\n");
+    out.expect_code(0).stdout_has(&[
+        "  chariot defends with 2 dice: ",
+        "defend_dice for chariot: 1 (chariot) +1 egyptian_chariot = 2\n",
     ]);
 }
 
@@ -532,5 +566,46 @@ fn charioteer_strikes_with_his_own_die() {
     out.expect_code(0).stdout_has(&[
         "91/216",
         "  chariot attacks with 0 dice and its driver with 1 die: 1d6kh1 ",
+    ]);
+}
+
+// Guards P-43, the rider-less elephant's victim defends with his abilities, for the spearmen's
+// "+1 defending die" "against cavalry or war elephants": a heavy spearman facing the
+// elephant's rampage defends with 3 dice (he had his 2 alone).
+#[test]
+fn riderless_elephant_gives_spearmen_their_die_against_elephants() {
+    let scenario = MOUNTS.replace(
+        "{ id: archer, type: infantry_archer, at: [10, 10] }",
+        "{ id: archer, type: infantry_archer, at: [16, 10] }\n      - { id: spear, type: heavy_spearmen, at: [10, 10] }",
+    );
+    // Seed 1: the archer shoots the rider down; the spearman is the closest man.
+    let out = play_scenario(
+        &scenario,
+        "1",
+        "shoot_rider archer elephant\nend_turn\nend_turn\n:explain\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "elephant (War elephant) runs wild at spear (Heavy spearmen)\n",
+        "  spear defends with 3 dice: ",
+    ]);
+}
+
+// Guards P-75, "as soon as your man ... is blocked by an opponent (i.e. the defender rolls a
+// higher score then the attacker) the attacker cannot attack again", for the two-man strike:
+// when the second man out-rolls the chariot, the first falls and the chariot is blocked (it
+// could attack the second man again).
+#[test]
+fn chariot_out_rolled_by_the_second_man_of_a_strike_is_blocked() {
+    let scenario = CHARIOT.replace(
+        "{ id: b, type: light_infantry, at: [21.5, 18.5], stats: { defend: 0 } }",
+        "{ id: b, type: light_infantry, at: [21.5, 18.5], stats: { defend: 12 } }",
+    );
+    // Seed 1: the chariot beats a's no dice; b's twelve dice beat it.
+    let out = play_scenario(&scenario, "1", "strike chariot a b\nmelee chariot b\n");
+    out.expect_code(1)
+        .stderr_has(&["chariot was blocked and cannot attack again until your next turn"]);
+    out.stdout_has(&[
+        "chariot rides down a\n",
+        "b stood his ground: the two-man strike fell on a alone, and chariot is blocked until your next turn\n",
     ]);
 }

@@ -687,6 +687,32 @@ fn figure_moves_at_most_its_allowance() {
     out.stdout_lacks("bondi_2 moves");
 }
 
+// Guards that a move goes round enemy figures, not through them: "unless there is something
+// between your soldier and the enemy soldier, be it a large rock, a tree, or another
+// soldier" makes a soldier something that stands in the way (a move passed straight through
+// an enemy's base to the far side of it). A friend in the way does not stop him.
+#[test]
+fn a_move_does_not_pass_through_an_enemy_figure() {
+    let game = Game::new(
+        &[
+            &legionary("legionary", 10.0, 14.0, ""),
+            &legionary("far", 40.0, 5.0, ""),
+        ],
+        &[
+            &viking("viking", 10.0, 17.5, ""),
+            &viking("friend", 30.0, 17.0, ""),
+            &viking("other", 30.0, 20.0, ""),
+        ],
+    );
+    let out = game.play_refused(
+        1,
+        "move viking 10 12\nmove other 30 14\n",
+        &["legionary stands in the way of viking's move to (10, 12): go round him"],
+    );
+    out.stdout_has(&["  other moves 6\" from (30, 20) to (30, 14)\n"]);
+    out.stdout_lacks("viking moves");
+}
+
 // Guards "one move per turn": a second move is refused even within the allowance.
 #[test]
 fn one_move_per_turn() {

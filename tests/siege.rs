@@ -226,3 +226,18 @@ fn a_chariot_strikes_no_wall() {
         .stderr_has(&["walls may only be attacked by artillery or a battering ram"]);
     out.stdout_lacks("wall is removed");
 }
+
+// Guards P-74, "a win that does not kill stops the attacker", for a ram at a wall: a hit
+// that leaves the wall standing blocks the ram until its next turn (one ram flattened a
+// 4-hit wall in its first turn).
+#[test]
+fn a_rams_hit_that_leaves_the_wall_standing_stops_the_ram() {
+    let out = play("4", "melee ram wall\nmelee ram wall\n");
+    out.expect_code(1)
+        .stderr_has(&["ram was blocked and cannot attack again until your next turn"]);
+    out.stdout_has(&[
+        "  wall is hit by ram (1 of 4 hits)\n",
+        "ram is blocked until your next turn\n",
+    ]);
+    out.stdout_lacks("2 of 4 hits");
+}
