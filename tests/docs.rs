@@ -189,35 +189,22 @@ fn each_rulesets_hook_table_is_what_sandtable_hooks_prints() {
 }
 
 // Guards that the whole ruleset of the guide to writing one (Bare Skirmish) is a ruleset
-// sandtable loads as it declares itself: its three files, made as the guide says, check as
-// the guide shows, and its seeded turn plays as shown. (A guide whose ruleset declared no
-// stats would teach one that no longer loads.)
+// sandtable loads as it declares itself: its three files, made as the guide says, check
+// without a problem. (A guide whose ruleset declared no stats would teach one that no longer
+// loads.) What its runs print is replayed with the other transcripts, below.
 #[test]
-fn the_guides_whole_ruleset_checks_and_plays_as_it_shows() {
+fn the_guides_whole_ruleset_checks() {
     let guide = std::fs::read_to_string(common::project().join("docs/writing-a-ruleset.md"))
         .expect("the guide");
     let ws = common::Workspace::new();
-    let mut made = 0;
-    let mut rest = guide.as_str();
-    while let Some(at) = rest.find("\n`my-project/") {
-        rest = &rest[at + 2..];
-        let name = &rest[..rest.find('`').expect("the file name's closing backtick")];
-        let body = &rest[rest.find("```").expect("the file's block")..];
-        let body = &body[body.find('\n').expect("the block's first line") + 1..];
-        let body = &body[..body.find("```").expect("the block's end")];
+    let files = common::transcript::shown_files(&guide);
+    for (name, body) in &files {
         ws.write(name, body);
-        made += 1;
     }
-    assert_eq!(made, 3, "the guide makes three files");
-    let shown = |start: &str| {
-        let text = &guide[guide.find(start).expect("the shown run")..];
-        let text = &text[text.find('\n').expect("the command's line") + 1..];
-        text[..text.find("```").expect("the run's end")].to_string()
-    };
-    let run = |args: &[&str], stdin: Option<&str>| {
-        common::run_program(common::BINARY, ws.path(), args, stdin)
-    };
-    let check = run(
+    assert_eq!(files.len(), 3, "the guide makes three files");
+    let check = common::run_program(
+        common::BINARY,
+        ws.path(),
         &[
             "check",
             "--project",
@@ -228,50 +215,98 @@ fn the_guides_whole_ruleset_checks_and_plays_as_it_shows() {
         None,
     );
     check.expect_code(0);
-    assert_eq!(
-        check.stdout,
-        shown("$ sandtable check --project my-project my-project/scenarios my-project/scripts")
-    );
-    let played = run(
-        &[
-            "play",
-            "my-project/scenarios/farmyard.yaml",
-            "--project",
-            "my-project",
-            "--seed",
-            "1",
-        ],
-        Some("shoot ann bob\n"),
-    );
-    played.expect_code(0);
-    let turn =
-        shown("$ sandtable play my-project/scenarios/farmyard.yaml --project my-project --seed 1");
+}
+
+/// The documents whose transcripts are replayed: the README and every page under `docs/`.
+fn documents() -> Vec<String> {
+    let root = common::project();
+    let mut all = vec!["README.md".to_string()];
+    for file in files(&root.join("docs")) {
+        if file.extension().is_some_and(|e| e == "md") {
+            let rel = file.strip_prefix(&root).expect("a file of the project");
+            all.push(rel.display().to_string());
+        }
+    }
+    all.sort();
+    all
+}
+
+// Guards every transcript the documentation shows against drifting from the program: each
+// block marked `<!-- replay -->` is run again, and must show what the program prints
+// (docs/testing.md). `UPDATE_GOLDEN=1` rewrites the blocks in place instead, so that a rule
+// change that alters a seeded run is carried into the docs with one command, in the diff.
+#[test]
+fn every_replayed_transcript_in_the_docs_is_what_the_program_prints() {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
+    let mut failures = Vec::new();
+    let mut replayed = 0;
+    for doc in documents() {
+        let (rewritten, differ, count) = common::transcript::replay_document(&doc);
+        replayed += count;
+        if update && !differ.is_empty() {
+            std::fs::write(common::project().join(&doc), rewritten).expect("the document");
+            continue;
+        }
+        for (line, shown, printed) in differ {
+            failures.push(format!(
+                "{doc}:{line}: the block shows\n{shown}--- but the program prints ---\n{printed}"
+            ));
+        }
+    }
+    assert!(replayed >= 10, "only {replayed} blocks are replayed");
     assert!(
-        turn.starts_with(&played.stdout),
-        "the guide shows\n{turn}\nbut the turn plays\n{}",
-        played.stdout
+        failures.is_empty(),
+        "{}\n(run `UPDATE_GOLDEN=1 cargo test --test docs replayed` to rewrite the blocks, and \
+         look at the diff)",
+        failures.join("\n\n")
     );
 }
 
-// Guards that the guide to house rules shows `sandtable hooks` as it prints: each line of its
-// excerpt is a line of the command's output.
+/// Documents whose transcripts are not marked yet: other work changes them as this is
+/// written. Mark their blocks and empty the list.
+const NOT_YET_MARKED: &[&str] = &[
+    "docs/odds.md",
+    "docs/rulesets/playmobil.md",
+    "docs/rulesets/soldiers_in_time.md",
+];
+
+// Guards that no transcript escapes the replay: a block that shows a line typed at the
+// prompt (`turn 1 · vikings > ...`, `> ...`) or a command of sandtable (`$ sandtable ...`)
+// is marked `<!-- replay -->`, or `<!-- not replayed: WHY -->` where it cannot be (a
+// terminal's own behaviour, an edit of a file, an example of an error shape).
 #[test]
-fn the_house_rules_guide_shows_sandtable_hooks_as_it_prints() {
-    let guide =
-        std::fs::read_to_string(common::project().join("docs/house-rules.md")).expect("the guide");
-    let start = guide
-        .find("$ sandtable hooks playmobil\n")
-        .expect("the guide shows `sandtable hooks playmobil`");
-    let shown = &guide[start..];
-    let shown = &shown[..shown.find("```").expect("the excerpt's end")];
-    let out = common::sandtable(&["hooks", "playmobil"], None);
-    out.expect_code(0);
-    let printed: Vec<&str> = out.stdout.lines().collect();
-    for line in shown.lines().skip(1).filter(|l| *l != "...") {
-        assert!(
-            printed.contains(&line),
-            "`sandtable hooks playmobil` does not print the guide's line\n{line}\n--- it prints ---\n{}",
-            out.stdout
-        );
+fn every_transcript_in_the_docs_is_replayed_or_says_why_not() {
+    let mut unmarked = Vec::new();
+    for doc in documents() {
+        // docs/api.md is made from the code's doc comments, its examples checked by
+        // tests/api_docs.rs.
+        if NOT_YET_MARKED.contains(&doc.as_str()) || doc == "docs/api.md" {
+            continue;
+        }
+        let text = std::fs::read_to_string(common::project().join(&doc)).expect("the document");
+        for (body, line, before) in common::transcript::fenced_blocks(&text) {
+            let body = &text[body];
+            let transcript = body.lines().any(|l| {
+                l.starts_with("> ")
+                    || l.starts_with("$ sandtable")
+                    || (l.starts_with("$ ") && l.contains("| sandtable"))
+                    || (l.starts_with("turn ") && l.contains(" · ") && l.contains(" > "))
+            });
+            let before = before.trim();
+            if transcript
+                && !before.starts_with(common::transcript::MARKER)
+                && !before.starts_with(common::transcript::NOT_REPLAYED)
+            {
+                unmarked.push(format!(
+                    "{doc}:{line}: {}",
+                    body.lines().next().unwrap_or("")
+                ));
+            }
+        }
     }
+    assert!(
+        unmarked.is_empty(),
+        "transcripts neither replayed nor said not to be (docs/testing.md):\n{}",
+        unmarked.join("\n")
+    );
 }
