@@ -310,3 +310,145 @@ fn every_transcript_in_the_docs_is_replayed_or_says_why_not() {
         unmarked.join("\n")
     );
 }
+
+/// The README.
+fn readme() -> String {
+    std::fs::read_to_string(common::project_file("README.md")).expect("README")
+}
+
+// Guards that the README's first game can be played again: its prose says the seed its
+// replayed transcript is played with.
+#[test]
+fn the_readmes_first_game_says_its_seed() {
+    let text = readme();
+    let block = common::transcript::blocks(&text)
+        .into_iter()
+        .next()
+        .expect("the README replays its first game");
+    let command = block.command.as_deref().expect("the first game's command");
+    let seed = command
+        .split_whitespace()
+        .skip_while(|w| *w != "--seed")
+        .nth(1)
+        .expect("the first game is seeded");
+    // The paragraph that introduces the block.
+    let before = &text[..block.body.start];
+    let before = &before[..before
+        .rfind(common::transcript::MARKER)
+        .expect("the block's marker")];
+    let paragraph = &before[before.trim_end().rfind("\n\n").unwrap_or(0)..];
+    assert!(
+        paragraph.contains(&format!("--seed {seed}")),
+        "the README's first game does not say its seed ({seed}):{paragraph}"
+    );
+}
+
+// Guards that the README names as shipped only the rulebooks that ship: every title in
+// italics in its opening section is that of a ruleset under scripts/rulesets (Tiny Soldiers
+// and The Tin Army were once said to "follow", as if they came with it).
+#[test]
+fn the_readme_names_as_shipped_only_rulesets_that_ship() {
+    let text = readme();
+    let opening = &text[..text.find("\n## ").expect("a first section")];
+    let mut shipped = Vec::new();
+    for entry in std::fs::read_dir(common::project().join("scripts/rulesets"))
+        .expect("the rulesets")
+        .flatten()
+    {
+        let Ok(yaml) = std::fs::read_to_string(entry.path().join("ruleset.yaml")) else {
+            continue;
+        };
+        let name = yaml
+            .lines()
+            .find_map(|l| l.strip_prefix("name: "))
+            .expect("a ruleset's name");
+        shipped.push(name.trim().trim_matches('"').to_string());
+    }
+    // Titles in italics: `*` after a space or a line's start, a capital, up to the next `*`.
+    let mut titles = Vec::new();
+    let mut rest = opening;
+    while let Some(at) = rest.find('*') {
+        let after = &rest[at + 1..];
+        let starts = at == 0 || rest[..at].ends_with([' ', '\n', '(']);
+        match after.find('*') {
+            Some(end) if starts && after.starts_with(|c: char| c.is_ascii_uppercase()) => {
+                titles.push(&after[..end]);
+                rest = &after[end + 1..];
+            }
+            _ => rest = after,
+        }
+    }
+    assert!(!titles.is_empty(), "the README names no rulebook");
+    for title in &titles {
+        assert!(
+            shipped.iter().any(|name| title.contains(name.as_str())),
+            "the README names *{title}*, which is none of the rulesets that ship ({})",
+            shipped.join(", ")
+        );
+    }
+    for name in &shipped {
+        assert!(
+            titles.iter().any(|t| t.contains(name.as_str())),
+            "the README does not name {name}"
+        );
+    }
+}
+
+// Guards the README's table of commands: a row for each command `sandtable --help` lists,
+// and none that promises a later issue (the `render` row did).
+#[test]
+fn the_readmes_command_table_has_every_command_and_promises_nothing() {
+    let text = readme();
+    let help = common::sandtable(&["--help"], None);
+    help.expect_code(0);
+    let commands: Vec<&str> = help
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(
+        commands.len() > 5,
+        "no commands in `--help`: {}",
+        help.stdout
+    );
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("| `sandtable"))
+        .collect();
+    for command in commands {
+        assert!(
+            rows.iter()
+                .any(|r| r.starts_with(&format!("| `sandtable {command}"))),
+            "the README's table has no row for `sandtable {command}`"
+        );
+    }
+    for row in rows {
+        assert!(!row.contains("later issue"), "the README promises: {row}");
+    }
+}
+
+// Guards the prompt guide's hot reload: the message it shows is what `:reload` prints on the
+// default scenario (it once counted 30 verbs where there were 21).
+#[test]
+fn the_prompt_guides_reload_message_is_what_reload_prints() {
+    let guide = std::fs::read_to_string(common::project_file("docs/prompt.md")).expect("guide");
+    let out = common::sandtable(&["play", "--seed", "1"], Some(":reload\n"));
+    out.expect_code(0);
+    let printed = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("reloaded the scripts:"))
+        .expect("`:reload` says what it reloaded");
+    let mut shown = 0;
+    for line in guide.lines() {
+        if let Some(at) = line.find("reloaded the scripts:") {
+            shown += 1;
+            assert_eq!(&line[at..], printed, "docs/prompt.md shows\n{line}");
+        }
+    }
+    assert!(shown > 0, "docs/prompt.md shows no reload");
+}
