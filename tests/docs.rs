@@ -452,3 +452,99 @@ fn the_prompt_guides_reload_message_is_what_reload_prints() {
     }
     assert!(shown > 0, "docs/prompt.md shows no reload");
 }
+
+/// `n` written with a comma between thousands, as the docs write numbers: `10,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+// Guards the limits the README and the prompt guide state in their prose: each is the
+// number in `src/limits.rs` (docs/security.md lists every one, with its test).
+#[test]
+fn the_limits_the_readme_and_the_prompt_guide_state_are_the_programs() {
+    use sandtable::limits::*;
+    let mib = |bytes: usize| format!("{} MiB", bytes >> 20);
+    let stated = [
+        (
+            "README.md",
+            format!("At most {} dice in one roll", thousands(MAX_DICE.into())),
+        ),
+        (
+            "README.md",
+            format!("1 to {}\nsides", thousands(MAX_SIDES.into())),
+        ),
+        (
+            "README.md",
+            format!(
+                "at most {} changes and log entries",
+                thousands(MAX_RECORDS_PER_ACTION as u64)
+            ),
+        ),
+        (
+            "README.md",
+            format!("at most {} of log text", mib(MAX_LOG_BYTES_PER_ACTION)),
+        ),
+        (
+            "docs/prompt.md",
+            format!(
+                "One entry is at most {} ({} bytes)",
+                mib(MAX_SCRIPT_BYTES),
+                thousands(MAX_SCRIPT_BYTES as u64)
+            ),
+        ),
+        (
+            "docs/prompt.md",
+            format!(
+                "keeps at most {} functions, and the entries that define them add up to at most {}",
+                thousands(MAX_PROMPT_FUNCTIONS as u64),
+                mib(MAX_PROMPT_FUNCTION_BYTES)
+            ),
+        ),
+        (
+            "docs/prompt.md",
+            format!(
+                "prompt keeps at most {MAX_PROMPT_FUNCTIONS} functions, and this would make {}",
+                MAX_PROMPT_FUNCTIONS + 1
+            ),
+        ),
+    ];
+    for (doc, phrase) in stated {
+        let text = std::fs::read_to_string(common::project_file(doc)).expect("the document");
+        assert!(
+            text.contains(&phrase),
+            "{doc} does not say `{phrase}`, as src/limits.rs has it"
+        );
+    }
+}
+
+// Guards the count in the abilities guide's "three sentences of the rulebook, three hooks":
+// the Testudo answers that many hooks (every function but `meta`).
+#[test]
+fn the_abilities_guide_counts_the_testudos_hooks() {
+    let guide = std::fs::read_to_string(common::project_file("docs/abilities.md")).expect("guide");
+    let script = std::fs::read_to_string(common::project_file(
+        "scripts/rulesets/playmobil/abilities/testudo.rhai",
+    ))
+    .expect("the Testudo");
+    let hooks = script
+        .lines()
+        .filter(|l| l.starts_with("fn ") && !l.starts_with("fn meta("))
+        .count();
+    let words = ["none", "one", "two", "three", "four", "five", "six"];
+    let word = words.get(hooks).expect("a small number of hooks");
+    let capital = format!("{}{}", word[..1].to_uppercase(), &word[1..]);
+    assert!(
+        guide.contains(&format!(
+            "{capital} sentences of the rulebook, {word} hooks"
+        )),
+        "docs/abilities.md does not say the Testudo answers {word} hooks"
+    );
+}
