@@ -139,13 +139,12 @@ struct PromptState {
 impl PromptState {
     fn follow(&mut self, line: &str) {
         if let Some(rest) = line.strip_prefix("turn ") {
-            if let Some((turn, side)) = rest.split_once(": ") {
-                if let Some(side) = side.strip_suffix(" to play") {
-                    if turn.chars().all(|c| c.is_ascii_digit()) {
-                        self.turn = turn.to_string();
-                        self.side = side.to_string();
-                    }
-                }
+            if let Some((turn, side)) = rest.split_once(": ")
+                && let Some(side) = side.strip_suffix(" to play")
+                && turn.chars().all(|c| c.is_ascii_digit())
+            {
+                self.turn = turn.to_string();
+                self.side = side.to_string();
             }
         } else if let Some(phase) = line.strip_prefix("phase: ") {
             self.phase = phase.to_string();
@@ -304,20 +303,21 @@ pub fn replay(table: &Table, block: &Block, shown: &str) -> String {
     let mut started = header.is_some();
     for line in &printed {
         let echoed = line.strip_prefix("> ");
-        if let (Some(text), Some(hidden)) = (echoed, next_unseen) {
-            if text == hidden {
-                next_unseen = unseen.next();
-                continue;
-            }
+        if let (Some(text), Some(hidden)) = (echoed, next_unseen)
+            && text == hidden
+        {
+            next_unseen = unseen.next();
+            continue;
         }
-        if let (Some(text), Some(wanted)) = (echoed, want.peek()) {
-            if next_unseen.is_none() && text == **wanted {
-                want.next();
-                started = true;
-                let prompt = if full { state.prompt() } else { "> ".into() };
-                chunks.push(vec![format!("{prompt}{text}")]);
-                continue;
-            }
+        if let (Some(text), Some(wanted)) = (echoed, want.peek())
+            && next_unseen.is_none()
+            && text == **wanted
+        {
+            want.next();
+            started = true;
+            let prompt = if full { state.prompt() } else { "> ".into() };
+            chunks.push(vec![format!("{prompt}{text}")]);
+            continue;
         }
         state.follow(line);
         if started {
