@@ -204,7 +204,7 @@ impl std::fmt::Display for Checked {
                 units: n,
                 ref house_rules,
             } => {
-                write!(f, "scenario, {n} units")?;
+                write!(f, "scenario, {n} unit{}", if n == 1 { "" } else { "s" })?;
                 for (name, functions) in house_rules {
                     write!(f, "; house rule `{name}`: {}", said(functions))?;
                 }
@@ -467,4 +467,29 @@ fn scenario_for(project: &Project, ast: &rhai::AST) -> Result<PathBuf, Error> {
                 Some("name one: `sandtable check HOUSE_RULE.rhai --scenario SCENARIO`".into()),
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Checked;
+
+    // Guards the counts of `check`'s report against "1 units" and "1 scripts": one of a
+    // thing is singular.
+    #[test]
+    fn one_of_a_thing_is_counted_in_the_singular() {
+        let scenario = Checked::Scenario {
+            units: 1,
+            house_rules: Vec::new(),
+        };
+        assert_eq!(scenario.to_string(), "scenario, 1 unit");
+        let ruleset = Checked::Ruleset {
+            troop_types: 1,
+            scripts: 1,
+            abilities: 1,
+        };
+        assert_eq!(
+            ruleset.to_string(),
+            "ruleset, 1 troop type, 1 script, 1 ability"
+        );
+    }
 }

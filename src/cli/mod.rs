@@ -169,7 +169,7 @@ enum Command {
         #[arg(value_enum)]
         of: schema::Of,
     },
-    /// Draw the table of a scenario as a picture
+    /// Draw the table of a scenario as a picture (not written yet)
     Render {
         /// The scenario file
         scenario: PathBuf,

@@ -11,6 +11,7 @@
 
 pub mod game;
 pub mod sint;
+pub mod transcript;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
