@@ -336,6 +336,30 @@ fn a_flag_bearer_starts_no_melee() {
     );
 }
 
+// Guards 10.3 "He doesn't fight": attacked, a flag bearer defends (his roll on weapon value 0
+// against his attacker's), and if his total is the higher he only wards the blow off: his
+// attacker is not hurt and gives no ground (it broke: he struck back and killed his attacker).
+// `data.melee.flag_strikes: true` lets him strike as any winner.
+#[test]
+fn a_flag_bearer_doesnt_fight_and_cannot_hurt_his_attacker() {
+    let z = [zulu("flag", "flag_bearer", 10.0, 11.0, "")];
+    let out = melee(&[pte("")], &z, &["5H"], "fight pte flag\n1\n10\n");
+    printed(
+        &out,
+        "fight pte flag",
+        "  pte 9 against flag 16: flag wards off the blow (a flag bearer doesn't fight): pte is not hurt\n",
+    );
+    out.stdout_lacks("removed");
+    let g = game_with(
+        &[pte("")],
+        &z,
+        &["5H"],
+        "data: { melee: { flag_strikes: true } }\n",
+    );
+    let out = g.play_ok(1, "set_phase(\"melee\")\n:dice manual\nfight pte flag\n1\n10\n");
+    printed(&out, "fight pte flag", "  pte 9 against flag 16: flag wins by 7\n");
+}
+
 // Guards 7 "When the bases of two figures come in contact": only figures in base contact
 // fight, and only in the melee phase.
 #[test]
