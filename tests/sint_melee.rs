@@ -460,7 +460,7 @@ fn only_a_man_on_foot_strikes_at_a_horse_and_only_a_rider_has_one() {
 
 /// A lancer (cavalryman: experience 7, sword, horse) who charged at `speed` inches, facing
 /// north at (10, 10) on a 1" x 2" base, and the Zulu he fights right in front of him.
-fn charging_rider(kind: &str, speed: u32) -> Vec<String> {
+fn charging_rider(kind: &str, speed: f64) -> Vec<String> {
     vec![brit(
         "lancer",
         kind,
@@ -478,7 +478,7 @@ fn charging_rider(kind: &str, speed: u32) -> Vec<String> {
 fn a_charging_horse_strikes_the_man_in_front_after_its_riders_melee() {
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["2C", "9S"],
         "fight lancer w\n5\n5\n7\n",
@@ -490,13 +490,13 @@ fn a_charging_horse_strikes_the_man_in_front_after_its_riders_melee() {
     );
 }
 
-// Guards 5.5 "Under 5 inches speed, the horse will just stop" (the corrections: an impact only
-// over `data.movement.horse_stop_under`).
+// Guards 5.5 "Under 5 inches speed, the horse will just stop": at 4.5" it stops; at 5" it is not
+// under 5 and strikes (it broke: a horse at exactly 5" just stopped).
 #[test]
-fn a_horse_charging_at_5_inches_or_less_just_stops() {
+fn a_horse_charging_under_5_inches_just_stops() {
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
     let out = melee(
-        &charging_rider("cavalryman", 5),
+        &charging_rider("cavalryman", 4.5),
         &z,
         &["2C"],
         "fight lancer w\n5\n5\n",
@@ -504,7 +504,18 @@ fn a_horse_charging_at_5_inches_or_less_just_stops() {
     printed(
         &out,
         "fight lancer w",
-        "  lancer's horse charged at 5\", not over 5\": it just stops\n",
+        "  lancer's horse charged at 4.5\", under 5\": it just stops\n",
+    );
+    let out = melee(
+        &charging_rider("cavalryman", 5.0),
+        &z,
+        &["2C", "9S"],
+        "fight lancer w\n5\n5\n7\n",
+    );
+    printed(
+        &out,
+        "fight lancer w",
+        "lancer's horse, charging at 5\", crashes into w\n",
     );
 }
 
@@ -517,7 +528,7 @@ fn the_impact_is_1_less_on_a_pony_and_1_more_on_a_warhorse() {
     // Zulu touches each.
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
     let out = melee(
-        &charging_rider("horse_archer", 8),
+        &charging_rider("horse_archer", 8.0),
         &z,
         &["2C", "9S"],
         "fight lancer w\n5\n5\n7\n",
@@ -528,7 +539,7 @@ fn the_impact_is_1_less_on_a_pony_and_1_more_on_a_warhorse() {
         "  w is knocked down: 4 (half the die, rounded up) -1 pony = 3 damage\n",
     );
     let out = melee(
-        &charging_rider("knight", 8),
+        &charging_rider("knight", 8.0),
         &[zulu("w", "zulu", 10.0, 11.7, "")],
         &["2C", "9S"],
         "fight lancer w\n1\n10\n7\n",
@@ -552,7 +563,7 @@ fn a_man_the_riders_unit_is_not_fighting_may_dodge_the_horse_on_a_passed_check()
     ];
     // The lancer kills w (no card saves him on -4), then his horse meets `other`.
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["2S", "3S"],
         "fight lancer w\n10\n1\n",
@@ -563,7 +574,7 @@ fn a_man_the_riders_unit_is_not_fighting_may_dodge_the_horse_on_a_passed_check()
         "lancer's horse, charging at 12\", crashes into other\n  other was not fighting lancer's unit: he may try to act\n  flipped 3♠ from the cards deck\n  other activation check: card 3♠ against 6: passes (3 is at or under 6)\n  other dodges 1\" aside\n  other moves 1\" from (9.5, 11.5) to (8.5, 11.5)\n",
     );
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["2S", "9S", "9H"],
         "fight lancer w\n10\n1\n7\n",
@@ -590,7 +601,7 @@ fn a_man_who_passes_may_attack_the_rider_instead() {
         ),
     ];
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["2S", "3S", "4S"],
         "fight lancer w\n10\n1\n5\n5\n",
@@ -664,7 +675,7 @@ fn a_horse_whose_rider_is_killed_bolts_off_the_table() {
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
     // The Zulu wins by 6: a wound of 5, saved on 2: the 9 fails.
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["9S"],
         "fight lancer w\n1\n10\n",
@@ -730,7 +741,7 @@ fn a_gun_is_no_man_to_fight_hand_to_hand() {
 fn a_horses_impact_counts_on_every_charge() {
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["9S", "2C", "9H", "2D"],
         "_impact(unit(\"lancer\"))\n1\n_impact(unit(\"lancer\"))\nset_turn(2, \"british\")\n_impact(unit(\"lancer\"))\n1\n",
