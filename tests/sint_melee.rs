@@ -305,7 +305,7 @@ fn each_pair_fights_once_a_turn() {
     assert!(transcript(&out).contains("a tie, neither is hurt"));
 }
 
-// Guards 8 "A routing figure will not melee": neither to start a fight nor to be fought.
+// Guards 8 "A routing figure will not melee": he starts no fight.
 #[test]
 fn a_routing_figure_will_not_melee() {
     let g = game(&[pte(", tags: [routed]")], &[warrior("")], &["5H"]);
@@ -314,11 +314,27 @@ fn a_routing_figure_will_not_melee() {
         "set_phase(\"melee\")\nfight pte warrior\n",
         &["pte is routing: a routing figure will not melee"],
     );
+}
+
+// Guards 8 "A routing figure will not melee" against 7 "When two or more opponents end their
+// movement in melee range or base to base contact there will be combat between them": a
+// routing man in contact may be attacked; he rolls to defend, and a higher total of his only
+// wards the blow off (it broke: no one could attack a routing man in contact).
+#[test]
+fn a_routing_figure_in_contact_may_be_attacked_and_does_not_strike_back() {
     let g = game(&[pte("")], &[warrior(", tags: [routed]")], &["5H"]);
-    g.play_refused(
-        1,
-        "set_phase(\"melee\")\nfight pte warrior\n",
-        &["warrior is routing: a routing figure will not melee"],
+    let out = g.play_ok(1, "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n7\n3\n");
+    printed(
+        &out,
+        "fight pte warrior",
+        "  pte 15 against warrior 12: pte wins by 3\n  3 damage against armour 1: a wound of 2\n",
+    );
+    let g = game(&[pte("")], &[warrior(", tags: [routed]")], &["5H"]);
+    let out = g.play_ok(1, "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n1\n9\n");
+    printed(
+        &out,
+        "fight pte warrior",
+        "  pte 9 against warrior 18: warrior wards off the blow (a routing figure will not melee): pte is not hurt\n",
     );
 }
 
