@@ -362,6 +362,32 @@ fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
     );
 }
 
+// Guards Victory!!: "The side who's lord was disabled or captured loses and must retreat": once
+// the battle is over no phase follows and no one else rallies, and a man who left in good order
+// has left the table (it broke: `end_turn` went on to the next phase, and a man who "left in
+// good order" was then "removed: failed to rally", Rorke's Drift on seed 2).
+#[test]
+fn once_the_battle_is_over_no_phase_follows_and_those_who_left_are_gone() {
+    let b = vec![
+        brit("capt", "lord", 10.0, 4.0, ", tags: [routed]"),
+        brit("pte_1", "rifleman", 16.0, 4.0, ", tags: [routed]"),
+        brit("pte_2", "rifleman", 22.0, 4.0, ""),
+    ];
+    let out = game(&b, &one_zulu(), &["KS", "5S", "6H", "9S"]).play_refused(
+        1,
+        "end_turn\nend_turn\n",
+        &["the battle is over: The British lost their lord and retreat: 2 left in good order, 0 captured"],
+    );
+    let t = transcript(&out);
+    assert!(
+        t.contains("pte_1 check to leave the field in good order: card 5♠ against 6: passes"),
+        "{t}"
+    );
+    assert!(t.contains("pte_1 is removed: left the field in good order"), "{t}");
+    assert!(!t.contains("pte_1 rally check"), "{t}");
+    assert!(!t.contains("phase: orders"), "{t}");
+}
+
 // Guards 4 at the prompt: an order is a word, however close it is to a figure's id (`run` is one
 // letter from the gun `gun`).
 #[test]

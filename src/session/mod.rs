@@ -744,6 +744,11 @@ impl Session {
             let played = self.call(PLAY_TURN, vec![side.into()]);
             after_step(self);
             let _ = played?;
+            // The side's play may have ended the battle: no `end_turn` after it (a ruleset's
+            // `end_turn` may refuse once the battle is over).
+            if let Some(outcome) = self.victory()? {
+                return Ok(outcome);
+            }
             let from = self.state.borrow().log.len();
             let passed = self.call(END_TURN, Vec::new());
             let moved_on = self.state.borrow().log.get(from..).is_some_and(|events| {
@@ -754,6 +759,11 @@ impl Session {
             after_step(self);
             let _ = passed?;
             if !moved_on {
+                // What the side still owed at the end of its part ended the battle: no phase
+                // follows.
+                if let Some(outcome) = self.victory()? {
+                    return Ok(outcome);
+                }
                 let state = self.state.borrow();
                 let phase = if state.phase.is_empty() {
                     String::new()
