@@ -930,6 +930,19 @@ fn under_forward_march_the_leader_may_not_end_behind_his_men() {
     );
 }
 
+// Guards 5.2 "Formed Charge is like Forward March, except it allows the unit to move/run and
+// enter melee combat": his men run abreast of the leader or behind him, as under Forward March
+// (it broke: under a formed charge a man could run on ahead of his leader).
+#[test]
+fn under_formed_charge_the_men_go_abreast_of_their_leader_or_behind() {
+    let lines = orders_then(&["sgt formed_charge"], &["run pte_1 12 12"]);
+    sergeant_and_rifleman_against(12.0, 20.0, &["2H", "3S"]).play_refused(
+        1,
+        &lines,
+        &["under formed charge pte_1 goes abreast of sgt or behind him: (12, 12) is 8\" ahead of him"],
+    );
+}
+
 // Guards 5.2 Follow Him "use the worst experience rating instead of the leader's, unless they are
 // moving away from known or suspected enemy positions": under `follow_him_away` (checked on the
 // leader's experience) his men may not end nearer the nearest enemy they see.
