@@ -362,6 +362,29 @@ fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
     );
 }
 
+// Guards 8 "Leader in command range is killed [shooting or melee phase] face cards cause a route
+// unless within the range of another leader" for a leader under him: his own morale check
+// passes on a face card (6.2, an activation check), but not this one: a face card routs him
+// unless another leader has him in range.
+#[test]
+fn a_leader_whose_leader_is_killed_routs_on_a_face_card_unless_another_leader_is_near() {
+    let mut b = vec![
+        brit("sgt_a", "sergeant", 10.0, 4.0, ""),
+        brit("sgt_b", "sergeant", 13.0, 4.0, ""),
+    ];
+    let kill = "_kill(unit(\"sgt_a\"), (), \"killed by a test\")\n";
+    let out = game(&b, &one_zulu(), &["KS"]).play_ok(1, kill);
+    out.stdout_has(&[
+        "sgt_b checks morale: his leader sgt_a is killed\n",
+        "  sgt_b morale check: card K♠, a face card, against 8: fails (his leader is killed, and no other leader has him within command range)\n",
+    ]);
+    b.push(brit("cpl", "sergeant", 15.0, 4.0, ""));
+    let out = game(&b, &one_zulu(), &["KS", "5S"]).play_ok(1, kill);
+    out.stdout_has(&[
+        "  sgt_b morale check: card K♠, a face card, against 8: passes (cpl is within command range)\n",
+    ]);
+}
+
 // Guards Victory!!: "The side who's lord was disabled or captured loses and must retreat": once
 // the battle is over no phase follows and no one else rallies, and a man who left in good order
 // has left the table (it broke: `end_turn` went on to the next phase, and a man who "left in
