@@ -323,14 +323,20 @@ fn a_routing_figure_will_not_melee() {
 #[test]
 fn a_routing_figure_in_contact_may_be_attacked_and_does_not_strike_back() {
     let g = game(&[pte("")], &[warrior(", tags: [routed]")], &["5H"]);
-    let out = g.play_ok(1, "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n7\n3\n");
+    let out = g.play_ok(
+        1,
+        "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n7\n3\n",
+    );
     printed(
         &out,
         "fight pte warrior",
         "  pte 15 against warrior 12: pte wins by 3\n  3 damage against armour 1: a wound of 2\n",
     );
     let g = game(&[pte("")], &[warrior(", tags: [routed]")], &["5H"]);
-    let out = g.play_ok(1, "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n1\n9\n");
+    let out = g.play_ok(
+        1,
+        "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n1\n9\n",
+    );
     printed(
         &out,
         "fight pte warrior",
@@ -372,8 +378,15 @@ fn a_flag_bearer_doesnt_fight_and_cannot_hurt_his_attacker() {
         &["5H"],
         "data: { melee: { flag_strikes: true } }\n",
     );
-    let out = g.play_ok(1, "set_phase(\"melee\")\n:dice manual\nfight pte flag\n1\n10\n");
-    printed(&out, "fight pte flag", "  pte 9 against flag 16: flag wins by 7\n");
+    let out = g.play_ok(
+        1,
+        "set_phase(\"melee\")\n:dice manual\nfight pte flag\n1\n10\n",
+    );
+    printed(
+        &out,
+        "fight pte flag",
+        "  pte 9 against flag 16: flag wins by 7\n",
+    );
 }
 
 // Guards 7 "When the bases of two figures come in contact": only figures in base contact

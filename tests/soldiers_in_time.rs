@@ -406,7 +406,10 @@ fn once_the_battle_is_over_no_phase_follows_and_those_who_left_are_gone() {
         t.contains("pte_1 check to leave the field in good order: card 5♠ against 6: passes"),
         "{t}"
     );
-    assert!(t.contains("pte_1 is removed: left the field in good order"), "{t}");
+    assert!(
+        t.contains("pte_1 is removed: left the field in good order"),
+        "{t}"
+    );
     assert!(!t.contains("pte_1 rally check"), "{t}");
     assert!(!t.contains("phase: orders"), "{t}");
 }
