@@ -744,11 +744,6 @@ impl Session {
             let played = self.call(PLAY_TURN, vec![side.into()]);
             after_step(self);
             let _ = played?;
-            // The side's play may have ended the battle: no `end_turn` after it (a ruleset's
-            // `end_turn` may refuse once the battle is over).
-            if let Some(outcome) = self.victory()? {
-                return Ok(outcome);
-            }
             let from = self.state.borrow().log.len();
             let passed = self.call(END_TURN, Vec::new());
             let moved_on = self.state.borrow().log.get(from..).is_some_and(|events| {
@@ -759,8 +754,8 @@ impl Session {
             after_step(self);
             let _ = passed?;
             if !moved_on {
-                // What the side still owed at the end of its part ended the battle: no phase
-                // follows.
+                // The battle is over (in the side's play, or in what it still owed at the end of
+                // its part): the ruleset's `end_turn` need not pass play on.
                 if let Some(outcome) = self.victory()? {
                     return Ok(outcome);
                 }
