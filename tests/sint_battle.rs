@@ -209,6 +209,22 @@ fn the_policy_charges_an_enemy_within_reach_when_the_odds_favour_it() {
     ]);
 }
 
+// Guards 5.2 Formed Charge ("it allows the unit to move/run and enter melee combat") as the
+// computer plays it: every man of the unit goes into contact, each on a free side of the enemy
+// where the straight way in ends on a friend's base (it broke: only the leader charged, and
+// his men ran on alongside the Zulu).
+#[test]
+fn the_policys_formed_charge_sends_the_whole_unit_into_contact() {
+    let out = section("swordsman", ", stats: { weapon: \"\" }", 12.0).play_ok(1, ORDERS_THEN_MOVE);
+    out.stdout_has(&[
+        "sgt's order: formed charge for 4 figures (sgt, pte_1, pte_2, pte_3)\n",
+        "sgt charges warrior (7\")\n",
+        "pte_1 charges warrior (",
+        "pte_2 charges warrior (",
+        "pte_3 charges warrior (",
+    ]);
+}
+
 // Guards the policy's judgement of a charge as data (`data.policy.charge_count_within`, 6"):
 // four swordsmen charge a Zulu 7" off when only he stands within 6" of himself, his six mates
 // 8" behind him not counted; a house rule counting the enemy within 10" finds seven Zulus

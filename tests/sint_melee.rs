@@ -305,7 +305,7 @@ fn each_pair_fights_once_a_turn() {
     assert!(transcript(&out).contains("a tie, neither is hurt"));
 }
 
-// Guards 8 "A routing figure will not melee": neither to start a fight nor to be fought.
+// Guards 8 "A routing figure will not melee": he starts no fight.
 #[test]
 fn a_routing_figure_will_not_melee() {
     let g = game(&[pte(", tags: [routed]")], &[warrior("")], &["5H"]);
@@ -314,11 +314,33 @@ fn a_routing_figure_will_not_melee() {
         "set_phase(\"melee\")\nfight pte warrior\n",
         &["pte is routing: a routing figure will not melee"],
     );
+}
+
+// Guards 8 "A routing figure will not melee" against 7 "When two or more opponents end their
+// movement in melee range or base to base contact there will be combat between them": a
+// routing man in contact may be attacked; he rolls to defend, and a higher total of his only
+// wards the blow off (it broke: no one could attack a routing man in contact).
+#[test]
+fn a_routing_figure_in_contact_may_be_attacked_and_does_not_strike_back() {
     let g = game(&[pte("")], &[warrior(", tags: [routed]")], &["5H"]);
-    g.play_refused(
+    let out = g.play_ok(
         1,
-        "set_phase(\"melee\")\nfight pte warrior\n",
-        &["warrior is routing: a routing figure will not melee"],
+        "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n7\n3\n",
+    );
+    printed(
+        &out,
+        "fight pte warrior",
+        "  pte 15 against warrior 12: pte wins by 3\n  3 damage against armour 1: a wound of 2\n",
+    );
+    let g = game(&[pte("")], &[warrior(", tags: [routed]")], &["5H"]);
+    let out = g.play_ok(
+        1,
+        "set_phase(\"melee\")\n:dice manual\nfight pte warrior\n1\n9\n",
+    );
+    printed(
+        &out,
+        "fight pte warrior",
+        "  pte 9 against warrior 18: warrior wards off the blow (a routing figure will not melee): pte is not hurt\n",
     );
 }
 
@@ -333,6 +355,37 @@ fn a_flag_bearer_starts_no_melee() {
         1,
         "set_phase(\"melee\")\nfight flag warrior\n",
         &["flag carries the flag: he doesn't fight"],
+    );
+}
+
+// Guards 10.3 "He doesn't fight": attacked, a flag bearer defends (his roll on weapon value 0
+// against his attacker's), and if his total is the higher he only wards the blow off: his
+// attacker is not hurt and gives no ground (it broke: he struck back and killed his attacker).
+// `data.melee.flag_strikes: true` lets him strike as any winner.
+#[test]
+fn a_flag_bearer_doesnt_fight_and_cannot_hurt_his_attacker() {
+    let z = [zulu("flag", "flag_bearer", 10.0, 11.0, "")];
+    let out = melee(&[pte("")], &z, &["5H"], "fight pte flag\n1\n10\n");
+    printed(
+        &out,
+        "fight pte flag",
+        "  pte 9 against flag 16: flag wards off the blow (a flag bearer doesn't fight): pte is not hurt\n",
+    );
+    out.stdout_lacks("removed");
+    let g = game_with(
+        &[pte("")],
+        &z,
+        &["5H"],
+        "data: { melee: { flag_strikes: true } }\n",
+    );
+    let out = g.play_ok(
+        1,
+        "set_phase(\"melee\")\n:dice manual\nfight pte flag\n1\n10\n",
+    );
+    printed(
+        &out,
+        "fight pte flag",
+        "  pte 9 against flag 16: flag wins by 7\n",
     );
 }
 
@@ -436,7 +489,7 @@ fn only_a_man_on_foot_strikes_at_a_horse_and_only_a_rider_has_one() {
 
 /// A lancer (cavalryman: experience 7, sword, horse) who charged at `speed` inches, facing
 /// north at (10, 10) on a 1" x 2" base, and the Zulu he fights right in front of him.
-fn charging_rider(kind: &str, speed: u32) -> Vec<String> {
+fn charging_rider(kind: &str, speed: f64) -> Vec<String> {
     vec![brit(
         "lancer",
         kind,
@@ -454,7 +507,7 @@ fn charging_rider(kind: &str, speed: u32) -> Vec<String> {
 fn a_charging_horse_strikes_the_man_in_front_after_its_riders_melee() {
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["2C", "9S"],
         "fight lancer w\n5\n5\n7\n",
@@ -466,13 +519,13 @@ fn a_charging_horse_strikes_the_man_in_front_after_its_riders_melee() {
     );
 }
 
-// Guards 5.5 "Under 5 inches speed, the horse will just stop" (the corrections: an impact only
-// over `data.movement.horse_stop_under`).
+// Guards 5.5 "Under 5 inches speed, the horse will just stop": at 4.5" it stops; at 5" it is not
+// under 5 and strikes (it broke: a horse at exactly 5" just stopped).
 #[test]
-fn a_horse_charging_at_5_inches_or_less_just_stops() {
+fn a_horse_charging_under_5_inches_just_stops() {
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
     let out = melee(
-        &charging_rider("cavalryman", 5),
+        &charging_rider("cavalryman", 4.5),
         &z,
         &["2C"],
         "fight lancer w\n5\n5\n",
@@ -480,7 +533,18 @@ fn a_horse_charging_at_5_inches_or_less_just_stops() {
     printed(
         &out,
         "fight lancer w",
-        "  lancer's horse charged at 5\", not over 5\": it just stops\n",
+        "  lancer's horse charged at 4.5\", under 5\": it just stops\n",
+    );
+    let out = melee(
+        &charging_rider("cavalryman", 5.0),
+        &z,
+        &["2C", "9S"],
+        "fight lancer w\n5\n5\n7\n",
+    );
+    printed(
+        &out,
+        "fight lancer w",
+        "lancer's horse, charging at 5\", crashes into w\n",
     );
 }
 
@@ -493,7 +557,7 @@ fn the_impact_is_1_less_on_a_pony_and_1_more_on_a_warhorse() {
     // Zulu touches each.
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
     let out = melee(
-        &charging_rider("horse_archer", 8),
+        &charging_rider("horse_archer", 8.0),
         &z,
         &["2C", "9S"],
         "fight lancer w\n5\n5\n7\n",
@@ -504,7 +568,7 @@ fn the_impact_is_1_less_on_a_pony_and_1_more_on_a_warhorse() {
         "  w is knocked down: 4 (half the die, rounded up) -1 pony = 3 damage\n",
     );
     let out = melee(
-        &charging_rider("knight", 8),
+        &charging_rider("knight", 8.0),
         &[zulu("w", "zulu", 10.0, 11.7, "")],
         &["2C", "9S"],
         "fight lancer w\n1\n10\n7\n",
@@ -528,7 +592,7 @@ fn a_man_the_riders_unit_is_not_fighting_may_dodge_the_horse_on_a_passed_check()
     ];
     // The lancer kills w (no card saves him on -4), then his horse meets `other`.
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["2S", "3S"],
         "fight lancer w\n10\n1\n",
@@ -539,7 +603,7 @@ fn a_man_the_riders_unit_is_not_fighting_may_dodge_the_horse_on_a_passed_check()
         "lancer's horse, charging at 12\", crashes into other\n  other was not fighting lancer's unit: he may try to act\n  flipped 3♠ from the cards deck\n  other activation check: card 3♠ against 6: passes (3 is at or under 6)\n  other dodges 1\" aside\n  other moves 1\" from (9.5, 11.5) to (8.5, 11.5)\n",
     );
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["2S", "9S", "9H"],
         "fight lancer w\n10\n1\n7\n",
@@ -566,7 +630,7 @@ fn a_man_who_passes_may_attack_the_rider_instead() {
         ),
     ];
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["2S", "3S", "4S"],
         "fight lancer w\n10\n1\n5\n5\n",
@@ -648,7 +712,7 @@ fn a_horse_whose_rider_is_killed_bolts_off_the_table() {
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
     // The Zulu wins by 6: a wound of 5, saved on 2: the 9 fails.
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["9S"],
         "fight lancer w\n1\n10\n",
@@ -714,7 +778,7 @@ fn a_gun_is_no_man_to_fight_hand_to_hand() {
 fn a_horses_impact_counts_on_every_charge() {
     let z = [zulu("w", "zulu", 10.0, 11.5, "")];
     let out = melee(
-        &charging_rider("cavalryman", 12),
+        &charging_rider("cavalryman", 12.0),
         &z,
         &["9S", "2C", "9H", "2D"],
         "_impact(unit(\"lancer\"))\n1\n_impact(unit(\"lancer\"))\nset_turn(2, \"british\")\n_impact(unit(\"lancer\"))\n1\n",

@@ -278,6 +278,41 @@ fn leaving_melee_needs_a_passed_activation_check() {
     );
 }
 
+// Guards 5.5 "Leaving Melee (during any phase)": outside the movement phase a man in contact
+// may `leave` the melee, stepping up to 1" (`data.movement.leave_step`) out of contact, on the
+// same check; failing, he is held (it broke: a man could leave only with a move in the
+// movement phase).
+#[test]
+fn leaving_melee_may_be_tried_in_any_phase() {
+    let (b, z) = in_melee();
+    let out = game(&b, &z, &["6S"]).play_ok(1, "set_phase(\"shooting\")\nleave pte_1 12 9\n");
+    assert_eq!(
+        after(&out, "leave pte_1 12 9"),
+        "pte_1 tries to leave the melee with warrior\n  flipped 6♠ from the cards deck\n  pte_1 check to leave the melee: card 6♠ against 6: passes (6 is at or under 6)\n  pte_1 moves 1\" from (12, 10) to (12, 9)\n"
+    );
+    let out = game(&b, &z, &["9S"]).play_refused(
+        1,
+        "set_phase(\"melee\")\nleave pte_1 12 9\nleave pte_1 12 9\n",
+        &["pte_1 failed to leave the melee this turn: he fights where he stands"],
+    );
+    out.stdout_has(&["  pte_1 cannot get out of the melee this turn\n"]);
+    game(&b, &z, &["6S"]).play_refused(
+        1,
+        "set_phase(\"melee\")\nleave pte_1 12 8\n",
+        &["pte_1 steps at most 1\" out of a melee outside the movement phase; that is 2\""],
+    );
+    game(&b, &z, &["6S"]).play_refused(
+        1,
+        "set_phase(\"melee\")\nleave pte_1 11.5 10.1\n",
+        &["at (11.5, 10.1) pte_1 would still be in contact with warrior"],
+    );
+    game(&b, &z, &["2H", "6S"]).play_refused(
+        1,
+        &orders_then(&["pte_1 move"], &["leave pte_1 12 9"]),
+        &["in the movement phase pte_1 leaves a melee with `move`, `run` or `back`"],
+    );
+}
+
 // Guards 5.5 "(can only be modified by any leader within 3 inches)": a King gets pte_1 out
 // with his sergeant beside him, and not once the sergeant has walked away.
 #[test]
@@ -871,6 +906,40 @@ fn under_forward_march_the_men_go_abreast_of_their_leader_or_behind() {
         ),
         "{}",
         transcript(&out)
+    );
+}
+
+// Guards 5.2 Forward March: "so they are abreast or behind the leader. He can't use a 'Forward
+// March' order and remain in the center of a mob or sulking at the rear." The leader may not
+// end his own move behind a man of his march who has already moved (it broke: his men went
+// first, abreast of him, and he stepped back behind them).
+#[test]
+fn under_forward_march_the_leader_may_not_end_behind_his_men() {
+    let lines = orders_then(
+        &["sgt forward_march"],
+        &["move pte_1 12 4.4", "back sgt 10 2", "move sgt 10 5"],
+    );
+    let out = sergeant_and_rifleman_against(12.0, 20.0, &["2H", "3S"]).play_refused(
+        1,
+        &lines,
+        &["under forward march sgt leads his men: at (10, 2) pte_1 would be 2.4\" ahead of him"],
+    );
+    assert_eq!(
+        after(&out, "move sgt 10 5"),
+        "  sgt moves 1\" from (10, 4) to (10, 5)\n  sgt is tagged `moved`\n"
+    );
+}
+
+// Guards 5.2 "Formed Charge is like Forward March, except it allows the unit to move/run and
+// enter melee combat": his men run abreast of the leader or behind him, as under Forward March
+// (it broke: under a formed charge a man could run on ahead of his leader).
+#[test]
+fn under_formed_charge_the_men_go_abreast_of_their_leader_or_behind() {
+    let lines = orders_then(&["sgt formed_charge"], &["run pte_1 12 12"]);
+    sergeant_and_rifleman_against(12.0, 20.0, &["2H", "3S"]).play_refused(
+        1,
+        &lines,
+        &["under formed charge pte_1 goes abreast of sgt or behind him: (12, 12) is 8\" ahead of him"],
     );
 }
 

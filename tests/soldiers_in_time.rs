@@ -362,6 +362,55 @@ fn a_side_whose_lord_falls_loses_and_each_man_flips_to_leave_in_good_order() {
     );
 }
 
+// Guards 8 "Leader in command range is killed [shooting or melee phase] face cards cause a route
+// unless within the range of another leader" for a leader under him: his own morale check
+// passes on a face card (6.2, an activation check), but not this one: a face card routs him
+// unless another leader has him in range.
+#[test]
+fn a_leader_whose_leader_is_killed_routs_on_a_face_card_unless_another_leader_is_near() {
+    let mut b = vec![
+        brit("sgt_a", "sergeant", 10.0, 4.0, ""),
+        brit("sgt_b", "sergeant", 13.0, 4.0, ""),
+    ];
+    let kill = "_kill(unit(\"sgt_a\"), (), \"killed by a test\")\n";
+    let out = game(&b, &one_zulu(), &["KS"]).play_ok(1, kill);
+    out.stdout_has(&[
+        "sgt_b checks morale: his leader sgt_a is killed\n",
+        "  sgt_b morale check: card K♠, a face card, against 8: fails (his leader is killed, and no other leader has him within command range)\n",
+    ]);
+    b.push(brit("cpl", "sergeant", 15.0, 4.0, ""));
+    let out = game(&b, &one_zulu(), &["KS", "5S"]).play_ok(1, kill);
+    out.stdout_has(&[
+        "  sgt_b morale check: card K♠, a face card, against 8: passes (cpl is within command range)\n",
+    ]);
+}
+
+// Guards Victory!!: "The side who's lord was disabled or captured loses and must retreat": once
+// the battle is over no phase follows and no one else rallies, and a man who left in good order
+// has left the table (it broke: `end_turn` went on to the next phase, and a man who "left in
+// good order" was then "removed: failed to rally", Rorke's Drift on seed 2).
+#[test]
+fn once_the_battle_is_over_no_phase_follows_and_those_who_left_are_gone() {
+    let b = vec![
+        brit("capt", "lord", 10.0, 4.0, ", tags: [routed]"),
+        brit("pte_1", "rifleman", 16.0, 4.0, ", tags: [routed]"),
+        brit("pte_2", "rifleman", 22.0, 4.0, ""),
+    ];
+    let out = game(&b, &one_zulu(), &["KS", "5S", "6H", "9S"]).play_ok(1, "end_turn\nend_turn\n");
+    out.stdout_has(&["the battle is over: The British lost their lord and retreat: 2 left in good order, 0 captured"]);
+    let t = transcript(&out);
+    assert!(
+        t.contains("pte_1 check to leave the field in good order: card 5♠ against 6: passes"),
+        "{t}"
+    );
+    assert!(
+        t.contains("pte_1 is removed: left the field in good order"),
+        "{t}"
+    );
+    assert!(!t.contains("pte_1 rally check"), "{t}");
+    assert!(!t.contains("phase: orders"), "{t}");
+}
+
 // Guards 4 at the prompt: an order is a word, however close it is to a figure's id (`run` is one
 // letter from the gun `gun`).
 #[test]
@@ -512,8 +561,7 @@ fn the_shooting_phase_comes_for_a_foot_soldier_who_charged() {
 // Guards 5.2 "A face card automatically causes the leader to pass the activation check" and "A
 // leader always fails on an Ace" for every check the book calls an activation check: the
 // horsemanship check (5.5 "one horsemanship check (activation check)"), leaving melee (5.5 "must
-// pass an activation check") and spotting (default). His morale check is no activation check:
-// an Ace there is a 1, and a face card needs a superior leader.
+// pass an activation check") and spotting (default).
 #[test]
 fn a_leader_passes_horsemanship_leaving_melee_and_spotting_on_a_face_card_and_fails_on_an_ace() {
     let (b, z) = (sergeant_and_two_riflemen(), one_zulu());
@@ -525,12 +573,10 @@ fn a_leader_passes_horsemanship_leaving_melee_and_spotting_on_a_face_card_and_fa
         "horsemanship",
         "leave_melee",
         "spot",
-        "morale",
-        "morale",
     ] {
         lines.push_str(&format!("_check_card(unit(\"sgt\"), 8, \"{cause}\")\n"));
     }
-    let out = game(&b, &z, &["KS", "QH", "JD", "AS", "AH", "AD", "AC", "KC"]).play_ok(1, &lines);
+    let out = game(&b, &z, &["KS", "QH", "JD", "AS", "AH", "AD"]).play_ok(1, &lines);
     out.stdout_has(&[
         "  sgt horsemanship check: card K♠, a face card, against 8: passes (a leader passes on a face card)\n",
         "  sgt check to leave the melee: card Q♥, a face card, against 8: passes (a leader passes on a face card)\n",
@@ -538,14 +584,29 @@ fn a_leader_passes_horsemanship_leaving_melee_and_spotting_on_a_face_card_and_fa
         "  sgt horsemanship check: card A♠ against 8: fails (a leader always fails on an Ace)\n",
         "  sgt check to leave the melee: card A♥ against 8: fails (a leader always fails on an Ace)\n",
         "  sgt spot check: card A♦ against 8: fails (a leader always fails on an Ace)\n",
-        "  sgt morale check: card A♣ against 8: passes (1 is at or under 8)\n",
-        "  sgt morale check: card K♣, a face card, against 8: fails (no superior leader within command range)\n",
+    ]);
+}
+
+// Guards 6.2 "the target figure only suffers a Morale Check (AC+leader modifier if within
+// command range)": a morale check is an activation check with a modifier, so a leader's morale
+// check passes on a face card with no other leader near and always fails on an Ace, as his
+// activation check does (5.2). (Edgehill: Sir Jacob Astley routed on face cards.)
+#[test]
+fn a_leaders_morale_check_passes_on_a_face_card_and_fails_on_an_ace() {
+    let (b, z) = (sergeant_and_two_riflemen(), one_zulu());
+    let out = game(&b, &z, &["KC", "AC"]).play_ok(
+        1,
+        "_morale_card(unit(\"sgt\"))\n_morale_card(unit(\"sgt\"))\n",
+    );
+    out.stdout_has(&[
+        "  sgt morale check: card K♣, a face card, against 8: passes (a leader passes on a face card)\n",
+        "  sgt morale check: card A♣ against 8: fails (a leader always fails on an Ace)\n",
     ]);
 }
 
 // Guards 1.2 "Leaders are exempt from leader modifiers unless within the leadership of a
-// superior (experience level) leader": a sergeant's face card passes his morale check beside
-// the lord (9), not beside another sergeant (8).
+// superior (experience level) leader": a sergeant's face card of his side's colour saves him
+// beside the lord (9), not beside another sergeant (8).
 #[test]
 fn a_leader_takes_a_leaders_help_only_from_a_superior_leader() {
     let b = vec![
@@ -554,13 +615,13 @@ fn a_leader_takes_a_leaders_help_only_from_a_superior_leader() {
         brit("sgt_2", "sergeant", 24.0, 4.0, ""),
         brit("capt", "lord", 26.0, 4.0, ""),
     ];
-    let out = game(&b, &one_zulu(), &["KS", "KH"]).play_ok(
+    let out = game(&b, &one_zulu(), &["KH", "KD"]).play_ok(
         1,
-        "_morale_card(unit(\"sgt\"))\n_morale_card(unit(\"sgt_2\"))\n",
+        "_check_card(unit(\"sgt\"), 5, \"save\")\n_check_card(unit(\"sgt_2\"), 5, \"save\")\n",
     );
     out.stdout_has(&[
-        "  sgt morale check: card K♠, a face card, against 8: fails (no superior leader within command range)\n",
-        "  sgt_2 morale check: card K♥, a face card, against 8: passes (capt is within command range)\n",
+        "  sgt save check: card K♥, a face card, against 5: fails (no leader within command range)\n",
+        "  sgt_2 save check: card K♦, a face card, against 5: passes (of The British's colour, with capt within command range)\n",
     ]);
 }
 

@@ -754,6 +754,11 @@ impl Session {
             after_step(self);
             let _ = passed?;
             if !moved_on {
+                // The battle is over (in the side's play, or in what it still owed at the end of
+                // its part): the ruleset's `end_turn` need not pass play on.
+                if let Some(outcome) = self.victory()? {
+                    return Ok(outcome);
+                }
                 let state = self.state.borrow();
                 let phase = if state.phase.is_empty() {
                     String::new()
