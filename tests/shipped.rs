@@ -189,9 +189,17 @@ fn a_project_of_ones_own_takes_precedence_over_the_shipped_one() {
         .expect("a scenario")
         .replacen("name: Romans against Vikings", "name: My own skirmish", 1);
     std::fs::write(ws.join("scenarios/skirmish.yaml"), own).expect("a scenario");
+    // A file that cannot be read is listed with the reason, and the rest still are.
+    std::fs::write(ws.join("scenarios/broken.yaml"), "name: [\n").expect("a scenario");
     let listed = newcomer(ws, home.path(), &["list"], None);
     listed.expect_code(0);
-    listed.stdout_has(&["skirmish", "My own skirmish", "in the project"]);
+    listed.stdout_has(&[
+        "skirmish",
+        "My own skirmish",
+        "in the project",
+        "broken",
+        "(cannot be read: ",
+    ]);
     listed.stdout_lacks("sint_edgehill_lane");
     newcomer(
         ws,

@@ -47,37 +47,23 @@ pub fn list(common: &Common) -> Result<u8, Error> {
         })
         .collect();
     if common.json {
-        let problem = |h: &Result<Heading, Error>| h.as_ref().err().map(Error::one_line);
         let rulesets: Vec<_> = rulesets
             .iter()
-            .map(|(name, h)| {
-                let h = h.as_ref().ok();
-                json!({
-                    "name": name,
-                    "title": h.map(|h| h.name.as_str()),
-                    "description": h.map(|h| h.description.trim()),
-                })
-            })
-            .zip(rulesets.iter().map(|(_, h)| problem(h)))
-            .map(|(mut v, p)| {
-                if let Some(p) = p {
-                    v["problem"] = json!(p);
-                }
-                v
+            .map(|(name, h)| match h {
+                Ok(h) => json!({
+                    "name": name, "title": h.name, "description": h.description.trim(),
+                }),
+                Err(e) => json!({ "name": name, "problem": e.one_line() }),
             })
             .collect();
         let scenarios: Vec<_> = scenarios
             .iter()
-            .map(|(name, file, h)| {
-                let mut v = match h {
-                    Ok(h) => json!({
-                        "name": name, "file": file, "ruleset": h.ruleset,
-                        "title": h.name, "description": h.description.trim(),
-                    }),
-                    Err(e) => json!({ "name": name, "file": file, "problem": e.one_line() }),
-                };
-                v["name"] = json!(name);
-                v
+            .map(|(name, file, h)| match h {
+                Ok(h) => json!({
+                    "name": name, "file": file, "ruleset": h.ruleset,
+                    "title": h.name, "description": h.description.trim(),
+                }),
+                Err(e) => json!({ "name": name, "file": file, "problem": e.one_line() }),
             })
             .collect();
         outln!(
