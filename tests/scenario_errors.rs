@@ -773,3 +773,15 @@ fn an_unclosed_bracket_in_a_save_is_named_at_its_line() {
     out.expect_code(1);
     out.stderr_has(&[&format!("the `[` opened on line {line} is never closed")]);
 }
+
+// Guards that a mistake inside brackets that are closed later is not blamed on them: `1,,`
+// in a save and `48,,` in a scenario's map are told as they are.
+#[test]
+fn a_mistake_inside_closed_brackets_is_not_called_an_unclosed_bracket() {
+    let yaml = base_with(
+        "table: { width: 48, depth: 36 }",
+        "table: { width: 48,, depth: 36 }",
+    );
+    let (_ws, out) = check_fails("game.yaml", &yaml);
+    assert!(!out.stderr.contains("never closed"), "{}", out.stderr);
+}

@@ -311,6 +311,7 @@ impl SavedGame {
             // A bracket left open: name it, not the word where reading stopped.
             if e.classify() == serde_json::error::Category::Syntax
                 && let Some(open) = crate::game::yaml::unclosed_at(&text, start)
+                && crate::game::yaml::never_closed(&text, open)
             {
                 return Error::from(crate::game::yaml::unclosed_bracket_error(
                     &name,

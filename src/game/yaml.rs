@@ -28,11 +28,12 @@ pub fn parse<T: DeserializeOwned>(name: &str, text: &str) -> Result<T, Error> {
         let (message, help) = explain(&message);
         // A bracket left open makes the parser stumble further on, over words that are
         // fine ("illegal placement of ':' indicator"): name the bracket instead.
-        // A value error inside it counts too when nothing closes the bracket: in brackets a
-        // value runs on over lines (`depth: 36` and the next line's `sides:` are one value).
+        // Only a bracket nothing closes: an error inside a list that is closed later is
+        // told as it is. A value error counts too: in brackets a value runs on over lines
+        // (`depth: 36` and the next line's `sides:` are one value).
         if let Some(loc) = err.location()
             && let Some(open) = unclosed_at(text, bytes_of(text, &loc).start)
-            && (is_syntax_error(&err) || never_closed(text, open))
+            && never_closed(text, open)
         {
             return unclosed_bracket_error(name, text, open, loc.line() as usize).into();
         }
@@ -41,20 +42,6 @@ pub fn parse<T: DeserializeOwned>(name: &str, text: &str) -> Result<T, Error> {
             None => Error::other(format!("{name}: {message}"), help),
         }
     })
-}
-
-/// Whether serde-saphyr gave up reading the text itself (the parser's error, or the end of
-/// the file where more was expected), not a value read.
-fn is_syntax_error(err: &YamlError) -> bool {
-    let mut err = err;
-    while let YamlError::WithSnippet { error, .. } = err {
-        err = error;
-    }
-    matches!(
-        err,
-        YamlError::ExternalMessage { source, .. }
-            if matches!(**source, serde_saphyr::ExternalMessageSource::Parser(_))
-    ) || matches!(err, YamlError::Eof { .. })
 }
 
 /// A bracket (`[` or `{`) opened and not closed.
@@ -74,13 +61,21 @@ pub fn unclosed_bracket(text: &str, upto: usize) -> Option<Unclosed> {
     open_brackets(text, upto).pop()
 }
 
-/// Whether a bracket is still open at the end of the text.
-fn never_closed(text: &str, open: Unclosed) -> bool {
-    open_brackets(text, text.len()).contains(&open)
+/// Whether nothing closes a bracket: it is still open at the end of the text, or a closer
+/// of the other kind (`}` where `]` was due) passed it by.
+pub fn never_closed(text: &str, open: Unclosed) -> bool {
+    let mut passed = Vec::new();
+    scan(text, text.len(), &mut passed).contains(&open) || passed.contains(&open)
 }
 
 /// The brackets still open at byte `upto`, outermost first (see [`unclosed_bracket`]).
 fn open_brackets(text: &str, upto: usize) -> Vec<Unclosed> {
+    scan(text, upto, &mut Vec::new())
+}
+
+/// The brackets still open at byte `upto`, outermost first; those a closer of the other
+/// kind passed by go into `passed`.
+fn scan(text: &str, upto: usize, passed: &mut Vec<Unclosed>) -> Vec<Unclosed> {
     let mut open: Vec<Unclosed> = Vec::new();
     let mut quote: Option<char> = None;
     // The indent of the line that started block text (`key: |`): deeper lines are its text.
@@ -138,7 +133,15 @@ fn open_brackets(text: &str, upto: usize) -> Vec<Unclosed> {
                     in_word = false;
                 }
                 ']' | '}' if !open.is_empty() => {
-                    open.pop();
+                    let opener = if c == ']' { '[' } else { '{' };
+                    if let Some(top) = open.pop()
+                        && top.bracket != opener
+                    {
+                        passed.push(top);
+                        if open.last().is_some_and(|o| o.bracket == opener) {
+                            open.pop();
+                        }
+                    }
                     in_word = false;
                 }
                 ',' if !open.is_empty() => in_word = false,
