@@ -7,7 +7,8 @@ use common::{Workspace, assert_golden, event_kinds, json_lines, project_file, sa
 
 /// The commands `sandtable --help` lists.
 const COMMANDS: &[&str] = &[
-    "play", "run", "battle", "sim", "odds", "roll", "check", "render", "defs",
+    "play", "run", "battle", "sim", "odds", "roll", "check", "render", "defs", "list", "hooks",
+    "replay", "schema",
 ];
 
 // Guards that every command (and the top level) documents itself and exits 0 on `--help`.
@@ -184,7 +185,7 @@ fn unreadable_scenario_is_named_with_its_reason_once() {
     let err = out.err();
     assert!(err.contains("cannot read `no_such_scenario.yaml`"), "{err}");
     // In words, without the system's `(os error 2)`.
-    assert_eq!(err.matches("no such file or directory").count(), 1, "{err}");
+    assert_eq!(err.matches("no such file").count(), 1, "{err}");
     assert!(!err.contains("os error"), "{err}");
 }
 
@@ -760,4 +761,66 @@ fn defs_refuses_to_write_over_what_is_not_a_file() {
     ws.sandtable(&["defs", "defs"], None)
         .expect_code(1)
         .stderr_has(&["is a folder, not a file"]);
+}
+
+/// The commands that take `--with` (house rules), and those that do not.
+const WITH: &[&str] = &["play", "run", "battle", "sim", "odds", "defs", "hooks"];
+
+// Guards that `--with` is offered in `--help` only by the commands that take it (it was a
+// global flag, offered by `roll`, `check`, `replay` and the rest, which refused it).
+#[test]
+fn with_is_offered_only_where_it_is_taken() {
+    for command in COMMANDS {
+        let help = sandtable(&[command, "--help"], None);
+        help.expect_code(0);
+        assert_eq!(
+            help.stdout.contains("--with <HOUSE_RULE.rhai>"),
+            WITH.contains(command),
+            "`sandtable {command} --help`:\n{}",
+            help.stdout
+        );
+    }
+    let top = sandtable(&["--help"], None);
+    top.stdout_lacks("--with <");
+    sandtable(&["roll", "1d6", "--with", "rule.rhai"], None)
+        .expect_code(2)
+        .stderr_has(&["unexpected argument '--with'"]);
+    sandtable(&["odds", "3d6", "--with", "rule.rhai"], None)
+        .expect_code(2)
+        .stderr_has(&["--action"]);
+    sandtable(
+        &["play", "--open", "game.json", "--with", "rule.rhai"],
+        None,
+    )
+    .expect_code(2)
+    .stderr_has(&["cannot be used with"]);
+}
+
+// Guards `sim` without `--runs`: it plays its default number of battles (1000), which its
+// `--help` and docs/sim.md say (it was refused: "the following required arguments were not
+// provided: --runs").
+#[test]
+fn sim_without_runs_plays_the_default_number_of_battles() {
+    sandtable(&["sim", "--help"], None)
+        .expect_code(0)
+        .stdout_has(&["[default: 1000]"]);
+    let docs = std::fs::read_to_string(project_file("docs/sim.md")).expect("docs/sim.md");
+    assert!(
+        docs.contains("1000 battles when `--runs` is not given"),
+        "docs/sim.md"
+    );
+    let game = common::game::Game::with(
+        Some("romans"),
+        &[common::game::legionary("legionary_1", 10.0, 2.0, "").as_str()],
+        &[common::game::viking("viking_1", 40.0, 34.0, "").as_str()],
+        "house_rules: [rule.rhai]\n",
+    );
+    game.write(
+        "rule.rhai",
+        "fn victory() { #{ winner: \"romans\", reason: \"at once\" } }\n",
+    );
+    let out = game.sandtable(&["--json", "sim", "game.yaml", "--seed", "1"], None);
+    out.expect_code(0);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON report");
+    assert_eq!(report["base"]["runs"], 1000, "{report}");
 }

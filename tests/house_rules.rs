@@ -160,7 +160,7 @@ fn with_is_refused_where_it_means_nothing() {
     let game = wood_game();
     game.sandtable(&["roll", "1d6", "--with", "vikings_in_wood.rhai"], None)
         .expect_code(2)
-        .stderr_has(&["`--with` is for"]);
+        .stderr_has(&["unexpected argument '--with'"]);
 }
 
 // Guards `:help`: closures compile to functions named `anon$<hash>`, which are no verbs (the

@@ -704,18 +704,18 @@ fn action_odds_start_from_a_saved_game_with_open() {
     .expect_code(2);
     ws.sandtable(
         &[
-            "--with",
-            "x.rhai",
             "odds",
             "--action",
             "reveal astley",
             "--open",
             "g.json",
+            "--with",
+            "x.rhai",
         ],
         None,
     )
     .expect_code(2)
-    .stderr_has(&["`--with`"]);
+    .stderr_has(&["`odds --with` means nothing with `--open`"]);
 }
 
 // `:odds` called a fight whose loser gives ground "no change": only hits, stands, tags and

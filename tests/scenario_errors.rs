@@ -684,3 +684,104 @@ fn play_of_a_malformed_scenario_shows_the_diagnostic() {
         .stderr_has(&["[edge.yaml:10:11]", "unknown value `nort`"]);
     assert!(out.stdout.is_empty(), "{}", out.stdout);
 }
+
+// Guards that a list's bracket left open is named at the line it opened, in words: the
+// parser stumbled two lines on with "illegal placement of ':' indicator".
+#[test]
+fn an_unclosed_bracket_is_named_at_the_line_it_opened() {
+    let yaml = base_with(
+        "table: { width: 48, depth: 36 }\n",
+        "table: { width: 48, depth: 36 }\nterrain: [\n  { kind: woods, circle: { at: [5, 5], radius: 2 } }\n",
+    );
+    let (_ws, out) = check_fails("game.yaml", &yaml);
+    out.stderr_has(&[
+        "[game.yaml:4:10]",
+        "the `[` opened on line 4 is never closed: a list written in brackets ends with `]`",
+        "reading stopped at line 6",
+    ]);
+    assert!(!out.stderr.contains("indicator"), "{}", out.stderr);
+}
+
+// Guards the same for a map's brace (the parser said "did not find expected ',' or '}'" at
+// the next line), and that brackets in quoted text, comments and words are not counted.
+#[test]
+fn an_unclosed_brace_is_named_and_brackets_in_words_are_not() {
+    let yaml = base_with(
+        "name: Test\n",
+        "name: \"The [lost] patrol\" # a [comment\ndescription: Rorke's [drift\n",
+    )
+    .replacen(
+        "table: { width: 48, depth: 36 }",
+        "table: { width: 48, depth: 36",
+        1,
+    );
+    check_fails_at(
+        "game.yaml",
+        &yaml,
+        4,
+        8,
+        &["the `{` opened on line 4 is never closed: a map written in braces ends with `}`"],
+    );
+}
+
+// Guards the words for an unclosed bracket in a ruleset's `ruleset.yaml`, read through the
+// same parser as scenarios.
+#[test]
+fn an_unclosed_bracket_in_ruleset_yaml_is_named_at_its_line() {
+    let ws = Workspace::new();
+    let folder = common::project().join("scripts/rulesets/playmobil");
+    for entry in std::fs::read_dir(&folder).expect("the ruleset") {
+        let path = entry.expect("a file").path();
+        if path.is_file() {
+            let name = path.file_name().and_then(|n| n.to_str()).expect("a name");
+            let text = std::fs::read_to_string(&path).expect("a ruleset file");
+            ws.write(&format!("scripts/rulesets/playmobil/{name}"), &text);
+        }
+    }
+    let file = "scripts/rulesets/playmobil/ruleset.yaml";
+    let text = std::fs::read_to_string(ws.path().join(file)).expect("ruleset.yaml");
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("scripts: ["))
+        .expect("a scripts line")
+        + 1;
+    ws.write(file, &text.replacen(".rhai]\n", ".rhai\n", 1));
+    let out = common::run_binary(ws.path(), &["--project", ".", "check", file], None);
+    out.expect_code(1);
+    out.stderr_has(&[&format!(
+        "the `[` opened on line {line} is never closed: a list written in brackets ends with `]`"
+    )]);
+}
+
+// Guards the words for an unclosed bracket in a save (JSON) that a player edited by hand.
+#[test]
+fn an_unclosed_bracket_in_a_save_is_named_at_its_line() {
+    let ws = Workspace::new();
+    ws.write("game.yaml", BASE);
+    ws.sandtable(
+        &["play", "game.yaml", "--seed", "1"],
+        Some(":save game.json\n"),
+    )
+    .expect_code(0);
+    let save = std::fs::read_to_string(ws.path().join("game.json")).expect("the save");
+    // The first list that ends a line (`],`), left open.
+    let at = save.find("],").expect("a list in the save");
+    let opened = save[..at].rfind('[').expect("its bracket");
+    let line = save[..opened].matches('\n').count() + 1;
+    ws.write("game.json", &format!("{}{}", &save[..at], &save[at + 1..]));
+    let out = ws.sandtable(&["play", "--open", "game.json"], Some(""));
+    out.expect_code(1);
+    out.stderr_has(&[&format!("the `[` opened on line {line} is never closed")]);
+}
+
+// Guards that a mistake inside brackets that are closed later is not blamed on them: `1,,`
+// in a save and `48,,` in a scenario's map are told as they are.
+#[test]
+fn a_mistake_inside_closed_brackets_is_not_called_an_unclosed_bracket() {
+    let yaml = base_with(
+        "table: { width: 48, depth: 36 }",
+        "table: { width: 48,, depth: 36 }",
+    );
+    let (_ws, out) = check_fails("game.yaml", &yaml);
+    assert!(!out.stderr.contains("never closed"), "{}", out.stderr);
+}

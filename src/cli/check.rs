@@ -29,10 +29,15 @@ pub fn check(common: &Common, paths: &[PathBuf], scenario: Option<&Path>) -> Res
     let mut files = Vec::new();
     let mut outside = Vec::new();
     for p in paths {
-        if !p.exists() {
-            return Err(Error::Usage(format!("`{}` does not exist", p.display())));
-        }
-        let found = crate::game::project::walk_rule_files(p);
+        // From the current folder, then the project, or a scenario's bare name.
+        let Ok(p) = project.find_scenario(p) else {
+            return Err(Error::Usage(format!(
+                "`{}` does not exist, here or in the project `{}`",
+                p.display(),
+                project.root().display()
+            )));
+        };
+        let found = crate::game::project::walk_rule_files(&p);
         files.extend(found.files);
         outside.extend(found.outside);
     }
@@ -358,7 +363,7 @@ fn check_house_rule(
     scenario: Option<&Path>,
 ) -> Result<Checked, Failed> {
     let scenario_path = match scenario {
-        Some(s) => s.to_path_buf(),
+        Some(s) => project.find_scenario(s)?,
         None => scenario_for(project, ast)?,
     };
     let mut scenario = Scenario::load(project, &scenario_path)?;

@@ -45,7 +45,7 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
     ),
     (
         ":load",
-        "start a new game of a scenario: `:load scenarios/hoplites_vs_persians.yaml`; asks first if the game has changed since it was saved",
+        "start a new game of a scenario, a file or a scenario's name (`sandtable list`): `:load scenarios/hoplites_vs_persians.yaml`; asks first if the game has changed since it was saved",
     ),
     (
         ":map",
@@ -221,7 +221,18 @@ fn named_file(
     w: &Word,
     mode: Mode,
 ) -> Result<std::path::PathBuf, Error> {
-    let path = std::path::PathBuf::from(&w.text);
+    confined(session, parsed, w, std::path::PathBuf::from(&w.text), mode)
+}
+
+/// `path`, the file the word `w` was found to name; in a replay, only if it lies in the
+/// project (see [`named_file`]).
+fn confined(
+    session: &Session,
+    parsed: &Parsed,
+    w: &Word,
+    path: std::path::PathBuf,
+    mode: Mode,
+) -> Result<std::path::PathBuf, Error> {
     if mode == Mode::Play {
         return Ok(path);
     }
@@ -366,9 +377,11 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
         ":load" => {
             let w = file_arg(parsed, ws, "`:load` needs a scenario file")?;
             let project = session.project().clone();
+            // From the current folder, then the project, or a scenario's bare name.
+            let found = project.find_scenario(std::path::Path::new(&w.text))?;
             let scenario = crate::game::scenario::Scenario::load(
                 &project,
-                &named_file(session, parsed, w, mode)?,
+                &confined(session, parsed, w, found, mode)?,
             )?;
             let seed = scenario.seed.unwrap_or_else(|| session.state().rng.seed());
             let mut fresh = Session::new(&project, scenario, seed)?;

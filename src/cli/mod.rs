@@ -19,6 +19,7 @@ mod errors;
 mod helper;
 mod hooks;
 mod journal;
+mod list;
 pub mod map;
 mod odds;
 mod play;
@@ -63,14 +64,22 @@ pub struct Common {
     /// whole report of `sim` and `odds`), and errors as JSON lines on standard error
     #[arg(long, global = true)]
     json: bool,
-    /// The project folder holding scripts/ and scenarios/ (default: found from the current folder)
+    /// The project folder holding scripts/ and scenarios/ (default: the first folder from the
+    /// current one up that holds scripts/rulesets/, else the rulesets and scenarios shipped
+    /// with sandtable)
     #[arg(long, global = true, value_name = "DIR")]
     project: Option<PathBuf>,
-    /// Play with a house rule, after the scenario's own (repeatable; `play`, `run`, `battle`,
-    /// `odds --action`; `sim` compares the scenario with and without each)
-    #[arg(long = "with", global = true, value_name = "HOUSE_RULE.rhai")]
+    /// The house rules of `--with`, which only the commands that take them offer (each in
+    /// its own help); [`dispatch`] copies them here.
+    #[arg(skip)]
     with: Vec<PathBuf>,
 }
+
+/// How many battles `sim` plays when `--runs` is not given.
+pub const DEFAULT_RUNS: u64 = 1000;
+
+/// The help of `--with` on the commands that play a game.
+const WITH_HELP: &str = "Play with a house rule, after the scenario's own (repeatable)";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -85,6 +94,10 @@ enum Command {
         /// default)
         #[arg(long, value_name = "JOURNAL", num_args = 0..=1, default_missing_value = "latest", conflicts_with_all = ["scenario", "open"])]
         resume: Option<PathBuf>,
+        /// Play with a house rule, after the scenario's own (repeatable; a save or a journal
+        /// knows its own)
+        #[arg(long = "with", value_name = "HOUSE_RULE.rhai", conflicts_with_all = ["open", "resume"])]
+        with: Vec<PathBuf>,
     },
     /// Replay a session from its journal, exactly, warning when a script has changed since
     Replay {
@@ -105,6 +118,8 @@ enum Command {
         /// Run again, with the same seed, whenever the file or a script changes (Ctrl-C ends)
         #[arg(long)]
         watch: bool,
+        #[arg(long = "with", value_name = "HOUSE_RULE.rhai", help = WITH_HELP)]
+        with: Vec<PathBuf>,
     },
     /// Auto-play one whole battle with the scenario's policies and narrate it
     Battle {
@@ -113,20 +128,34 @@ enum Command {
         /// After each side's turn, show who changed what
         #[arg(long)]
         explain: bool,
+        #[arg(long = "with", value_name = "HOUSE_RULE.rhai", help = WITH_HELP)]
+        with: Vec<PathBuf>,
     },
     /// Monte Carlo over many seeded battles, optionally against house rules
     Sim {
         /// The scenario file
         scenario: PathBuf,
-        /// How many battles
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        /// How many battles; 1000 by default, which puts a rate near a half within about 3
+        /// points either way (its 95% interval)
+        #[arg(long, default_value_t = DEFAULT_RUNS, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
         runs: u64,
         /// Worker threads (default: one per core); the result is the same for any number
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: Option<u16>,
+        /// Run the same seeds again under a house rule, side by side with the scenario as it
+        /// is (repeatable: each house rule on its own)
+        #[arg(long = "with", value_name = "HOUSE_RULE.rhai")]
+        with: Vec<PathBuf>,
     },
     /// Exact odds of a dice expression or contest, e.g. `3d6`, `5d6>=5`, `3d6 vs 2d6`
-    Odds(odds::OddsArgs),
+    Odds {
+        #[command(flatten)]
+        args: odds::OddsArgs,
+        /// With `--action`: ask with a house rule in force, after the scenario's own
+        /// (repeatable)
+        #[arg(long = "with", value_name = "HOUSE_RULE.rhai", requires = "action")]
+        with: Vec<PathBuf>,
+    },
     /// Roll a dice expression once, e.g. `3d6+1`, `4d6kh3`, `3d6!`, `5d6>=5`
     Roll {
         /// The expression (it may start with `-`: `sandtable roll -1d6+3`)
@@ -142,6 +171,9 @@ enum Command {
         /// The scenario whose ruleset's verbs and hooks to declare (the default scenario
         /// when none is given)
         scenario: Option<PathBuf>,
+        /// Declare the verbs of a house rule too (repeatable)
+        #[arg(long = "with", value_name = "HOUSE_RULE.rhai")]
+        with: Vec<PathBuf>,
     },
     /// Check scenarios and scripts, reporting every problem
     Check {
@@ -161,7 +193,13 @@ enum Command {
         /// Print the table in Markdown, as the ruleset's docs page has it
         #[arg(long, conflicts_with = "json")]
         markdown: bool,
+        /// Show the hooks a house rule answers too (repeatable)
+        #[arg(long = "with", value_name = "HOUSE_RULE.rhai")]
+        with: Vec<PathBuf>,
     },
+    /// The rulesets and scenarios at hand, one line each: a scenario's name (what `play`,
+    /// `battle` and `sim` take), its ruleset and its title
+    List,
     /// Print the JSON Schema of scenario files or of `ruleset.yaml`, for editors (the
     /// scenario's knows the project's rulesets)
     Schema {
@@ -212,20 +250,35 @@ fn json_asked() -> bool {
 }
 
 fn dispatch(cli: Cli) -> Result<u8, Error> {
-    let common = cli.common;
-    let with_means_nothing = match &cli.command {
-        Some(Command::Play { open, resume, .. }) => open.is_some() || resume.is_some(),
-        Some(Command::Odds(args)) => args.action.is_none() || args.open.is_some(),
-        Some(Command::Replay { .. } | Command::Roll { .. } | Command::Check { .. }) => true,
-        Some(Command::Render { .. } | Command::Schema { .. }) => true,
-        _ => false,
-    };
-    if with_means_nothing && !common.with.is_empty() {
-        return Err(Error::Usage(
-            "`--with` is for `play SCENARIO`, `run`, `battle`, `odds --action`, `sim` and `hooks`; \
-             it means nothing here (a save or a journal knows its own house rules)"
-                .into(),
-        ));
+    let mut common = cli.common;
+    // `--with` belongs to the commands that take it; the rest of the program reads it here.
+    if let Some(
+        Command::Play { with, .. }
+        | Command::Run { with, .. }
+        | Command::Battle { with, .. }
+        | Command::Sim { with, .. }
+        | Command::Odds { with, .. }
+        | Command::Defs { with, .. }
+        | Command::Hooks { with, .. },
+    ) = &cli.command
+    {
+        common.with = with.clone();
+    }
+    // clap leaves `requires` unchecked beside the expression (`odds 3d6 --with r.rhai`).
+    if let Some(Command::Odds { args, with }) = &cli.command
+        && !with.is_empty()
+    {
+        if args.action.is_none() {
+            return Err(Error::Usage(
+                "`odds --with` is for the odds of an action (`--action LINE`); a dice expression has no rules to change".into(),
+            ));
+        }
+        if args.open.is_some() {
+            return Err(Error::Usage(
+                "`odds --with` means nothing with `--open`: a save knows its own house rules"
+                    .into(),
+            ));
+        }
     }
     match cli.command {
         None => play::play(&common, None, None, None),
@@ -233,6 +286,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
             scenario,
             open,
             resume,
+            ..
         }) => play::play(&common, scenario, open, resume.map(Some)),
         Some(Command::Replay { journal }) => replay(&common, &journal),
         Some(Command::Run {
@@ -240,6 +294,7 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
             scenario,
             explain,
             watch,
+            ..
         }) if watch => run::watch(&common, file, scenario, explain),
         Some(Command::Run {
             file,
@@ -251,12 +306,15 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         Some(Command::Check { paths, scenario }) => {
             check::check(&common, &paths, scenario.as_deref())
         }
-        Some(Command::Defs { dir, scenario }) => defs::defs(&common, &dir, scenario),
-        Some(Command::Battle { scenario, explain }) => battle::battle(&common, scenario, explain),
+        Some(Command::Defs { dir, scenario, .. }) => defs::defs(&common, &dir, scenario),
+        Some(Command::Battle {
+            scenario, explain, ..
+        }) => battle::battle(&common, scenario, explain),
         Some(Command::Sim {
             scenario,
             runs,
             threads,
+            ..
         }) => {
             let with = common.with.clone();
             let plain = Common {
@@ -265,9 +323,12 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
             };
             sim::sim(&plain, scenario, runs, threads.map(usize::from), &with)
         }
-        Some(Command::Odds(args)) => odds::odds(&common, &args),
-        Some(Command::Hooks { ruleset, markdown }) => hooks::hooks(&common, &ruleset, markdown),
+        Some(Command::Odds { args, .. }) => odds::odds(&common, &args),
+        Some(Command::Hooks {
+            ruleset, markdown, ..
+        }) => hooks::hooks(&common, &ruleset, markdown),
         Some(Command::Schema { of }) => schema::schema(&common, of),
+        Some(Command::List) => list::list(&common),
         Some(Command::Render { .. }) => not_yet("render", "a later issue"),
     }
 }
@@ -305,7 +366,10 @@ fn clock_seed() -> u64 {
 /// Finds the project and loads a scenario (the default one when none is given).
 fn load_scenario(common: &Common, scenario: Option<PathBuf>) -> Result<(Project, Scenario), Error> {
     let project = Project::locate(common.project.as_deref())?;
-    let path = scenario.unwrap_or_else(|| project.default_scenario());
+    let path = match scenario {
+        Some(typed) => project.find_scenario(&typed)?,
+        None => project.default_scenario(),
+    };
     let mut scenario = Scenario::load(&project, &path)?;
     for rule in &common.with {
         scenario.add_house_rule(rule)?;

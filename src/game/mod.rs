@@ -4,6 +4,7 @@
 
 pub mod ability;
 pub mod confine;
+pub mod data_dir;
 pub mod declared;
 pub mod event;
 pub mod project;
@@ -11,5 +12,6 @@ pub mod ruleset;
 pub mod save;
 pub mod scenario;
 pub mod schema;
+pub mod shipped;
 pub mod state;
 pub mod yaml;

@@ -3,8 +3,14 @@
 //! A project is a folder holding `scripts/` (with a package per ruleset in
 //! `rulesets/<name>/`, and `shared/abilities/` for abilities a ruleset borrows by name) and
 //! `scenarios/`. The command line finds it from `--project`, then the
-//! `SANDTABLE_HOME` environment variable, then the current folder and its parents, then the
-//! folder the binary was built from, so `cargo run` works from anywhere in a clone.
+//! `SANDTABLE_HOME` environment variable, then the current folder and its parents (the first
+//! that holds `scripts/rulesets/`), and else takes the rulesets and scenarios shipped in the
+//! binary ([`crate::game::shipped`]), so an installed `sandtable` needs no clone and a project
+//! of the player's own takes precedence over what is shipped.
+//!
+//! A scenario the player names ([`Project::find_scenario`]) is a path from the current folder,
+//! then from the project, or the bare name of one of the project's scenarios
+//! (`scenarios/NAME.yaml`).
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +23,8 @@ pub const DEFAULT_SCENARIO: &str = "scenarios/romans_vs_vikings.yaml";
 #[derive(Clone, Debug)]
 pub struct Project {
     root: PathBuf,
+    /// Whether it is the project shipped in the binary, unpacked in the data folder.
+    shipped: bool,
 }
 
 impl Project {
@@ -29,7 +37,25 @@ impl Project {
                 Some("point --project (or SANDTABLE_HOME) at a sandtable project folder".into()),
             ));
         }
-        Ok(Project { root })
+        Ok(Project {
+            root,
+            shipped: false,
+        })
+    }
+
+    /// The rulesets and scenarios shipped in the binary, unpacked under the data folder
+    /// `data` ([`crate::game::shipped`]).
+    pub fn shipped_in(data: &Path) -> Result<Self, Error> {
+        let root = crate::game::shipped::unpack(data)?;
+        Ok(Project {
+            shipped: true,
+            ..Project::at(root)?
+        })
+    }
+
+    /// Whether this is the project shipped in the binary.
+    pub fn is_shipped(&self) -> bool {
+        self.shipped
     }
 
     /// Finds the project as described in the module docs.
@@ -47,7 +73,100 @@ impl Project {
                 }
             }
         }
-        Project::at(env!("CARGO_MANIFEST_DIR"))
+        match crate::game::data_dir::data_dir() {
+            Some(data) => Project::shipped_in(&data),
+            None => Err(Error::other(
+                "no project here, and no data folder to unpack the shipped rulesets and scenarios into (there is no home folder)",
+                Some("give a project folder with `--project DIR`, or a data folder with `SANDTABLE_DATA`".into()),
+            )),
+        }
+    }
+
+    /// The scenario file a player names (`play`, `battle`, `:load`, ...): the path from the
+    /// current folder if there is anything there, else from the project; a bare name
+    /// (`NAME` or `NAME.yaml`) is also looked up among the project's scenarios. Whatever is
+    /// found is read as any file the player names (a folder is refused when read).
+    pub fn find_scenario(&self, typed: &Path) -> Result<PathBuf, Error> {
+        let there = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+        if there(typed) {
+            return Ok(typed.to_path_buf());
+        }
+        if typed.is_relative() {
+            let in_project = self.root.join(typed);
+            if there(&in_project) {
+                return Ok(in_project);
+            }
+            if let Some(name) = bare_name(typed) {
+                let dir = self.scenarios_dir();
+                let named = if has_yaml_extension(name) {
+                    vec![dir.join(name)]
+                } else {
+                    vec![
+                        dir.join(format!("{name}.yaml")),
+                        dir.join(format!("{name}.yml")),
+                    ]
+                };
+                if let Some(found) = named.into_iter().find(|p| p.is_file()) {
+                    return Ok(found);
+                }
+            }
+        }
+        let here = std::env::current_dir()
+            .map(|d| format!(" (`{}`)", d.display()))
+            .unwrap_or_default();
+        let whose = if self.shipped {
+            "the shipped project"
+        } else {
+            "the project"
+        };
+        let names: Vec<String> = self
+            .scenarios()
+            .iter()
+            .filter_map(|p| Some(p.file_stem()?.to_str()?.to_owned()))
+            .collect();
+        let stem = typed
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        let hint = match crate::host::suggest::did_you_mean(stem, names.iter().map(String::as_str))
+        {
+            Some(s) => format!("did you mean `{s}`? `sandtable list` shows the scenarios at hand"),
+            None => "`sandtable list` shows the scenarios at hand".into(),
+        };
+        // An error of reading, so that it names the file (`--json`'s `file`) as any other.
+        Err(Error::Io {
+            action: "read",
+            path: typed.to_path_buf(),
+            reason: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!(
+                    "there is no such file in the current folder{here}, nor in {whose} `{}`, nor among its scenarios ({hint})",
+                    self.root.display()
+                ),
+            ),
+        })
+    }
+
+    /// `scenarios/`.
+    pub fn scenarios_dir(&self) -> PathBuf {
+        self.root.join("scenarios")
+    }
+
+    /// The project's scenario files (`scenarios/*.yaml` and `*.yml`, not below), sorted.
+    pub fn scenarios(&self) -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(self.scenarios_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(has_yaml_extension)
+            })
+            .collect();
+        found.sort();
+        found
     }
 
     /// The project folder.
@@ -82,6 +201,19 @@ impl Project {
             p.join("ruleset.yaml").is_file()
         })
     }
+}
+
+/// A path of one plain name (`edgehill`, `edgehill.yaml`), as a string.
+fn bare_name(path: &Path) -> Option<&str> {
+    let mut parts = path.components();
+    match (parts.next(), parts.next()) {
+        (Some(std::path::Component::Normal(name)), None) => name.to_str(),
+        _ => None,
+    }
+}
+
+fn has_yaml_extension(name: &str) -> bool {
+    name.ends_with(".yaml") || name.ends_with(".yml")
 }
 
 /// The names of the `.rhai` scripts directly in a folder, without `.rhai`, sorted.

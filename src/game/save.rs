@@ -308,6 +308,18 @@ impl SavedGame {
                 None => message,
             };
             let start = line_col_to_byte(&text, e.line().max(1), e.column().max(1));
+            // A bracket left open: name it, not the word where reading stopped.
+            if e.classify() == serde_json::error::Category::Syntax
+                && let Some(open) = crate::game::yaml::unclosed_at(&text, start)
+                && crate::game::yaml::never_closed(&text, open)
+            {
+                return Error::from(crate::game::yaml::unclosed_bracket_error(
+                    &name,
+                    &text,
+                    open,
+                    e.line(),
+                ));
+            }
             Error::from(YamlDiagnostic::new(
                 &name,
                 text.as_str(),

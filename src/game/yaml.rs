@@ -26,11 +26,183 @@ pub fn parse<T: DeserializeOwned>(name: &str, text: &str) -> Result<T, Error> {
         });
         let message = strip_location(&rendered);
         let (message, help) = explain(&message);
+        // A bracket left open makes the parser stumble further on, over words that are
+        // fine ("illegal placement of ':' indicator"): name the bracket instead.
+        // Only a bracket nothing closes: an error inside a list that is closed later is
+        // told as it is. A value error counts too: in brackets a value runs on over lines
+        // (`depth: 36` and the next line's `sides:` are one value).
+        if let Some(loc) = err.location()
+            && let Some(open) = unclosed_at(text, bytes_of(text, &loc).start)
+            && never_closed(text, open)
+        {
+            return unclosed_bracket_error(name, text, open, loc.line() as usize).into();
+        }
         match err.location() {
             Some(loc) => diagnostic(name, text, &loc, &message, "here", help).into(),
             None => Error::other(format!("{name}: {message}"), help),
         }
     })
+}
+
+/// A bracket (`[` or `{`) opened and not closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unclosed {
+    /// The bracket's byte offset.
+    pub at: usize,
+    /// `[` or `{`.
+    pub bracket: char,
+}
+
+/// The innermost bracket still open at byte `upto` of a YAML or JSON text, if any: a list
+/// written in brackets (`[a, b]`) or a map in braces (`{a: 1}`). Brackets in quoted text,
+/// comments, block text (`description: >`) and plain words (`name: The [lost] patrol`) are
+/// not brackets; a bracket starts a list or map only where a value starts.
+pub fn unclosed_bracket(text: &str, upto: usize) -> Option<Unclosed> {
+    open_brackets(text, upto).pop()
+}
+
+/// Whether nothing closes a bracket: it is still open at the end of the text, or a closer
+/// of the other kind (`}` where `]` was due) passed it by.
+pub fn never_closed(text: &str, open: Unclosed) -> bool {
+    let mut passed = Vec::new();
+    scan(text, text.len(), &mut passed).contains(&open) || passed.contains(&open)
+}
+
+/// The brackets still open at byte `upto`, outermost first (see [`unclosed_bracket`]).
+fn open_brackets(text: &str, upto: usize) -> Vec<Unclosed> {
+    scan(text, upto, &mut Vec::new())
+}
+
+/// The brackets still open at byte `upto`, outermost first; those a closer of the other
+/// kind passed by go into `passed`.
+fn scan(text: &str, upto: usize, passed: &mut Vec<Unclosed>) -> Vec<Unclosed> {
+    let mut open: Vec<Unclosed> = Vec::new();
+    let mut quote: Option<char> = None;
+    // The indent of the line that started block text (`key: |`): deeper lines are its text.
+    let mut block_text: Option<usize> = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if offset >= upto {
+            break;
+        }
+        let start = offset;
+        offset += line.len();
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if let Some(at) = block_text {
+            if line.trim().is_empty() || indent > at {
+                continue;
+            }
+            block_text = None;
+        }
+        // The last character that was not a space on this line (outside quotes), and whether
+        // a plain word has started since the last place a value may start.
+        let mut before: Option<char> = None;
+        let mut in_word = false;
+        let mut escaped = false;
+        for (i, c) in line.char_indices() {
+            if start + i >= upto {
+                break;
+            }
+            if let Some(q) = quote {
+                if escaped {
+                    escaped = false;
+                } else if q == '"' && c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                    before = Some(c);
+                }
+                continue;
+            }
+            if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+                if before == Some(':') || before == Some('-') || before == Some('?') {
+                    in_word = false;
+                }
+                continue;
+            }
+            let value_starts =
+                !in_word && matches!(before, None | Some(':' | '-' | '?' | '[' | '{' | ','));
+            match c {
+                '#' if before.is_none() || line[..i].ends_with([' ', '\t']) => break,
+                '"' | '\'' if value_starts || !open.is_empty() && !in_word => quote = Some(c),
+                '[' | '{' if value_starts || !open.is_empty() => {
+                    open.push(Unclosed {
+                        at: start + i,
+                        bracket: c,
+                    });
+                    in_word = false;
+                }
+                ']' | '}' if !open.is_empty() => {
+                    let opener = if c == ']' { '[' } else { '{' };
+                    if let Some(top) = open.pop()
+                        && top.bracket != opener
+                    {
+                        passed.push(top);
+                        if open.last().is_some_and(|o| o.bracket == opener) {
+                            open.pop();
+                        }
+                    }
+                    in_word = false;
+                }
+                ',' if !open.is_empty() => in_word = false,
+                ':' => {}
+                _ => in_word = true,
+            }
+            before = Some(c);
+        }
+        // `key: |` or `- >-`: the deeper lines that follow are text.
+        let code = line.split(" #").next().unwrap_or(line).trim_end();
+        let last = code.rsplit(' ').next().unwrap_or("");
+        if quote.is_none()
+            && open.is_empty()
+            && (last.starts_with('|') || last.starts_with('>'))
+            && last[1..]
+                .chars()
+                .all(|c| c == '+' || c == '-' || c.is_ascii_digit())
+        {
+            block_text = Some(indent);
+        }
+    }
+    open
+}
+
+/// The bracket still open where reading stopped at byte `at`, or the one at `at` itself if
+/// nothing closes it.
+pub fn unclosed_at(text: &str, at: usize) -> Option<Unclosed> {
+    unclosed_bracket(text, at)
+        .or_else(|| unclosed_bracket(text, text.len()).filter(|open| open.at == at))
+}
+
+/// The diagnostic for a bracket left open, at the bracket, saying where reading stopped (the
+/// line `stopped`).
+pub fn unclosed_bracket_error(
+    name: &str,
+    text: &str,
+    open: Unclosed,
+    stopped: usize,
+) -> YamlDiagnostic {
+    let line = text[..open.at.min(text.len())].matches('\n').count() + 1;
+    let (what, kind, close, example) = match open.bracket {
+        '[' => ("list", "brackets", ']', "`[a, b]`"),
+        _ => ("map", "braces", '}', "`{ a: 1, b: 2 }`"),
+    };
+    YamlDiagnostic::new(
+        name,
+        text,
+        open.at..open.at + 1,
+        format!(
+            "the `{}` opened on line {line} is never closed: a {what} written in {kind} ends with `{close}`",
+            open.bracket
+        ),
+        format!("this `{}` has no `{close}`", open.bracket),
+        Some(if stopped > line {
+            format!(
+                "add the `{close}` where the {what} ends ({example}); reading stopped at line {stopped}, which cannot be part of the {what}"
+            )
+        } else {
+            format!("add the `{close}` where the {what} ends ({example})")
+        }),
+    )
 }
 
 /// serde-saphyr's messages in words for players: its default ones name its own types and
