@@ -566,35 +566,73 @@ impl Session {
     }
 }
 
-/// Whether an entry is unfinished: brackets still open outside strings and comments, so the
-/// prompt should read another line before running it.
+/// Whether an entry is unfinished, so that the prompt should read another line before running
+/// it. Rhai's own parser is asked: the entry is unfinished when its input ends too soon (an
+/// open bracket, an operator with nothing after it: Rhai's "script is incomplete") or inside a
+/// back-quoted string, which may span lines. Brackets in strings, characters and comments are
+/// no brackets to it. A meta command (`:save "a (b).json"`) is always whole; a line that is no
+/// Rhai at all (a verb's, `order pte_1 fire`) fails to parse before its end, and is whole too.
 pub fn needs_more(text: &str) -> bool {
-    let mut depth: i64 = 0;
-    let mut chars = text.chars().peekable();
-    let mut in_string: Option<char> = None;
-    while let Some(c) = chars.next() {
-        match in_string {
-            Some(q) => {
-                if c == '\\' {
-                    chars.next();
-                } else if c == q {
-                    in_string = None;
-                }
-            }
-            None => match c {
-                '"' | '`' => in_string = Some(c),
-                '/' if chars.peek() == Some(&'/') => {
-                    for c in chars.by_ref() {
-                        if c == '\n' {
-                            break;
-                        }
-                    }
-                }
-                '{' | '(' | '[' => depth += 1,
-                '}' | ')' | ']' => depth -= 1,
-                _ => {}
-            },
-        }
+    if text.trim_start().starts_with(':') {
+        return false;
     }
-    depth > 0 || in_string == Some('`')
+    let Err(e) = rhai::Engine::new_raw().compile(text) else {
+        return false;
+    };
+    let pos = e.position();
+    let (Some(line), Some(column)) = (pos.line(), pos.position()) else {
+        return false;
+    };
+    // What follows where Rhai stopped, from its line and column (both from 1).
+    let rest: String = match text.lines().nth(line - 1) {
+        None => String::new(),
+        Some(_) => {
+            let before: usize = text.lines().take(line - 1).map(|l| l.chars().count() + 1).sum();
+            text.chars().skip(before + column - 1).collect()
+        }
+    };
+    match e.err_type() {
+        rhai::ParseErrorType::UnexpectedEOF => true,
+        // A block, an array or a map still open: Rhai wants its bracket at the end.
+        rhai::ParseErrorType::MissingToken(..) | rhai::ParseErrorType::MissingSymbol(_) => {
+            rest.trim().is_empty()
+        }
+        // Rhai says where the string that never ends starts.
+        rhai::ParseErrorType::BadInput(rhai::LexError::UnterminatedString) => rest.starts_with('`'),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::needs_more;
+
+    #[test]
+    fn an_open_bracket_or_back_quote_needs_more() {
+        assert!(needs_more("fn f(x) {\n"));
+        assert!(needs_more("let a = [1,\n"));
+        assert!(needs_more("let s = `one\n"));
+        assert!(needs_more("let s = `one\ntwo ( \n"));
+        assert!(needs_more("if x > 1 {\n  print(\"(\");\n"));
+        assert!(!needs_more("fn f(x) {\n x + 1\n}\n"));
+        assert!(!needs_more("let s = `one\ntwo`;\n"));
+    }
+
+    // Guards the prompt's counter of brackets: a bracket in a character, a string or a
+    // comment opened nothing, and every later line was swallowed.
+    #[test]
+    fn brackets_in_strings_and_comments_open_nothing() {
+        assert!(!needs_more("let c = '(';\n"));
+        assert!(!needs_more("let s = \"[{(\";\n"));
+        assert!(!needs_more("let x = 1; // (\n"));
+        assert!(!needs_more("let x = 1; /* { */\n"));
+        assert!(!needs_more("print(\"a)\");\n"));
+        // Not Rhai at all: a verb's line, a meta command, a closing bracket too many.
+        assert!(!needs_more("order pte_1 fire\n"));
+        assert!(!needs_more(":save \"a (b.json\"\n"));
+        assert!(!needs_more("x)\n"));
+        assert!(!needs_more("let s = \"never closed\n"));
+        assert!(!needs_more("# a note (\n"));
+        assert!(needs_more("let m = #{a: 1,\n"));
+    }
 }
