@@ -598,6 +598,8 @@ fn first_sentence(doc: &str) -> &str {
     }
 }
 
+/// `:units`: each side's units, a row each, the columns as wide as their widest cell (a long
+/// name pushes its column out rather than the next one along).
 fn units(session: &Session, side: Option<&str>) -> String {
     let state = session.state();
     let mut out = String::new();
@@ -606,23 +608,39 @@ fn units(session: &Session, side: Option<&str>) -> String {
             continue;
         }
         out.push_str(&format!("{} ({}):\n", s.name, s.id));
-        for i in state.battlefield.by_side(&s.id) {
-            let u = &state.battlefield.units()[i];
-            let shown: Vec<&String> = u.tags.iter().filter(|t| !t.starts_with('_')).collect();
-            let tags = if shown.is_empty() {
-                String::new()
-            } else {
-                let names: Vec<&str> = shown.iter().map(|t| t.as_str()).collect();
-                format!(" [{}]", names.join(", "))
-            };
-            out.push_str(&format!(
-                "  {:<14} {:<18} at {} facing {}{}\n",
-                u.id,
-                u.name,
-                u.pos,
-                crate::game::event::degrees(u.facing),
-                tags
-            ));
+        let rows: Vec<[String; 3]> = state
+            .battlefield
+            .by_side(&s.id)
+            .map(|i| {
+                let u = &state.battlefield.units()[i];
+                let shown: Vec<&str> = u
+                    .tags
+                    .iter()
+                    .filter(|t| !t.starts_with('_'))
+                    .map(String::as_str)
+                    .collect();
+                let tags = if shown.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", shown.join(", "))
+                };
+                let rest = format!(
+                    "at {} facing {}{tags}",
+                    u.pos,
+                    crate::game::event::degrees(u.facing)
+                );
+                [u.id.clone(), u.name.clone(), rest]
+            })
+            .collect();
+        let width = |k: usize| {
+            rows.iter()
+                .map(|r| r[k].chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        let (ids, names) = (width(0), width(1));
+        for [id, name, rest] in &rows {
+            out.push_str(&format!("  {id:<ids$} {name:<names$} {rest}\n"));
         }
     }
     if out.is_empty() {
@@ -631,8 +649,6 @@ fn units(session: &Session, side: Option<&str>) -> String {
     out.trim_end().to_string()
 }
 
-/// Whether an entry is unfinished: brackets still open outside strings and comments, so the
-/// prompt should read another line before running it.
 /// Where play stands, for a message: `turn 2, romans to play`, with the phase when the rules
 /// keep one (`turn 2, shooting, romans to play`).
 pub fn standing(state: &crate::game::state::GameState) -> String {
@@ -656,4 +672,38 @@ pub fn render(events: &[Event], json: bool) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::project::Project;
+    use crate::game::scenario::Scenario;
+
+    fn session(scenario: &str) -> Session {
+        let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let path = project.root().join(scenario);
+        let scenario = Scenario::load(&project, &path).unwrap();
+        Session::new(&project, scenario, 1).unwrap()
+    }
+
+    // Guards `:units` against a long name: "Cornet of harquebusiers" (23 letters) pushed its
+    // row's position out of the column every other row keeps.
+    #[test]
+    fn units_columns_are_as_wide_as_their_widest_cell() {
+        let s = session("scenarios/sint_edgehill_lane.yaml");
+        let table = units(&s, Some("parliament"));
+        let rows: Vec<&str> = table.lines().skip(1).collect();
+        assert!(table.contains("Cornet of harquebusiers "), "{table}");
+        let column = |row: &str| row.find(" at (").unwrap_or_else(|| panic!("{row}"));
+        let first = column(rows[0]);
+        for row in &rows {
+            assert_eq!(column(row), first, "out of line:\n{table}");
+        }
+        // No wider than it needs: the widest name has one space after it.
+        assert!(
+            rows.iter().any(|r| r.contains("Cornet of harquebusiers at (")),
+            "{table}"
+        );
+    }
 }
