@@ -632,12 +632,7 @@ fn units(session: &Session, side: Option<&str>) -> String {
                 [u.id.clone(), u.name.clone(), rest]
             })
             .collect();
-        let width = |k: usize| {
-            rows.iter()
-                .map(|r| r[k].chars().count())
-                .max()
-                .unwrap_or(0)
-        };
+        let width = |k: usize| rows.iter().map(|r| r[k].chars().count()).max().unwrap_or(0);
         let (ids, names) = (width(0), width(1));
         for [id, name, rest] in &rows {
             out.push_str(&format!("  {id:<ids$} {name:<names$} {rest}\n"));
@@ -702,7 +697,8 @@ mod tests {
         }
         // No wider than it needs: the widest name has one space after it.
         assert!(
-            rows.iter().any(|r| r.contains("Cornet of harquebusiers at (")),
+            rows.iter()
+                .any(|r| r.contains("Cornet of harquebusiers at (")),
             "{table}"
         );
     }

@@ -587,7 +587,11 @@ pub fn needs_more(text: &str) -> bool {
     let rest: String = match text.lines().nth(line - 1) {
         None => String::new(),
         Some(_) => {
-            let before: usize = text.lines().take(line - 1).map(|l| l.chars().count() + 1).sum();
+            let before: usize = text
+                .lines()
+                .take(line - 1)
+                .map(|l| l.chars().count() + 1)
+                .sum();
             text.chars().skip(before + column - 1).collect()
         }
     };
