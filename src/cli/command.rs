@@ -80,6 +80,10 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         "take a house rule out of force by name: `:without vikings_in_wood` (undoable)",
     ),
     (
+        ":as",
+        "whose eyes the screen is for at one keyboard: `:as royalists` hides the figures the ruleset hides from the other sides on `:units` and `:map`; `:as all` shows everyone",
+    ),
+    (
         ":quit",
         "leave (Ctrl-D does too); asks first if the game has changed since it was saved",
     ),
@@ -374,6 +378,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             let mut fresh = Session::new(&project, scenario, seed)?;
             session.hand_over_unwritten(&mut fresh);
             session.hand_over_real_dice_and_cards(&mut fresh);
+            let _ = fresh.set_eyes(session.eyes());
             *session = fresh;
             Ok(Reply::Done)
         }
@@ -394,6 +399,20 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             let budget = action_odds::OddsBudget::for_game(session);
             let odds = action_odds::action_odds_as(session, &action, budget, side)?;
             Ok(Reply::Text(odds.render(action.trim())))
+        }
+        ":as" => {
+            let w = required_arg(parsed, ws, "`:as` needs a side, or `all`: `:as royalists`")?;
+            let side = (w.text != "all").then_some(w.text.as_str());
+            session.set_eyes(side).map_err(|e| match e {
+                Error::Other { message, help } => {
+                    parsed.error_at(w.start, w.len, message, "not a side", help)
+                }
+                e => e,
+            })?;
+            Ok(Reply::Text(match side {
+                Some(side) => format!("the screen is for the eyes of {side}"),
+                None => "the screen is for everyone's eyes".into(),
+            }))
         }
         ":units" => Ok(Reply::Text(units(
             session,
@@ -611,6 +630,7 @@ fn units(session: &Session, side: Option<&str>) -> String {
         let rows: Vec<[String; 3]> = state
             .battlefield
             .by_side(&s.id)
+            .filter(|&i| session.seen(i))
             .map(|i| {
                 let u = &state.battlefield.units()[i];
                 let shown: Vec<&str> = u

@@ -48,6 +48,17 @@ const GAP: usize = 3;
 /// Draws the table `columns` characters wide (inside its frame); with `colour`, each side
 /// in its colour.
 pub fn draw(state: &GameState, columns: usize, colour: bool) -> String {
+    draw_seen(state, columns, colour, &|_| true)
+}
+
+/// Draws the table as [`draw`] does, showing only the figures `seen` says the eyes the screen
+/// is for may see (by index on the battlefield): a hidden enemy is neither drawn nor listed.
+pub fn draw_seen(
+    state: &GameState,
+    columns: usize,
+    colour: bool,
+    seen: &dyn Fn(usize) -> bool,
+) -> String {
     let field: &Battlefield = &state.battlefield;
     let columns = columns.clamp(20, 200);
     // Characters are about twice as tall as wide: rows are two columns' worth of inches.
@@ -84,7 +95,7 @@ pub fn draw(state: &GameState, columns: usize, colour: bool) -> String {
     }
     let figures = figures(state);
     // Figures with marks of their own are drawn last, so a `*` never hides one.
-    let mut order: Vec<usize> = field.in_play().collect();
+    let mut order: Vec<usize> = field.in_play().filter(|&i| seen(i)).collect();
     order.sort_by_key(|&i| figures[i].mark != MORE);
     let mut hidden_by: Vec<Option<usize>> = vec![None; figures.len()];
     for i in order {
@@ -138,6 +149,7 @@ pub fn draw(state: &GameState, columns: usize, colour: bool) -> String {
         // Each entry: the mark, the id, the facing, and what hides it.
         let entries: Vec<(String, String)> = field
             .by_side(&side.id)
+            .filter(|&i| seen(i))
             .map(|i| {
                 let u = &field.units()[i];
                 let mark = figures[i].mark.to_string();

@@ -85,6 +85,10 @@ enum Command {
         /// default)
         #[arg(long, value_name = "JOURNAL", num_args = 0..=1, default_missing_value = "latest", conflicts_with_all = ["scenario", "open"])]
         resume: Option<PathBuf>,
+        /// Whose eyes the screen is for at one keyboard: figures the ruleset hides are not
+        /// shown to the other sides (`:as SIDE` changes it at the prompt)
+        #[arg(long = "as", value_name = "SIDE")]
+        eyes: Option<String>,
     },
     /// Replay a session from its journal, exactly, warning when a script has changed since
     Replay {
@@ -228,12 +232,13 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         ));
     }
     match cli.command {
-        None => play::play(&common, None, None, None),
+        None => play::play(&common, None, None, None, None),
         Some(Command::Play {
             scenario,
             open,
             resume,
-        }) => play::play(&common, scenario, open, resume.map(Some)),
+            eyes,
+        }) => play::play(&common, scenario, open, resume.map(Some), eyes),
         Some(Command::Replay { journal }) => replay(&common, &journal),
         Some(Command::Run {
             file,

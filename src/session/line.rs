@@ -294,6 +294,32 @@ fn verb(session: &Session, origin: &str, line: &str, ws: &[Word]) -> Result<Line
         .iter()
         .enumerate()
         .map(|(i, w)| {
+            // A parameter that takes one of a set of words (`verbs:` in ruleset.yaml): one of
+            // them, however close to a unit's id, or refused at the word.
+            if let Some(words) = session.verb_words(&name, i) {
+                return match words.iter().find(|x| x.eq_ignore_ascii_case(&w.text)) {
+                    Some(_) => Ok(Dynamic::from(w.text.clone())),
+                    None => Err(line_error(
+                        origin,
+                        line,
+                        w.start,
+                        w.len,
+                        format!(
+                            "`{name}` takes one of {} words for `{}`, and `{}` is not one",
+                            words.len(),
+                            params[i],
+                            w.text
+                        ),
+                        "not one of its words",
+                        Some(match close_word(&w.text, words) {
+                            Some(s) => format!("did you mean `{s}`? ({})", usage.trim_end()),
+                            None => {
+                                format!("the words are {} ({})", words.join(", "), usage.trim_end())
+                            }
+                        }),
+                    )),
+                };
+            }
             let value = argument(session, origin, line, w)?;
             let (kind, param) = (kinds.get(i).copied().unwrap_or(ParamKind::Any), &params[i]);
             // A word where a unit belongs, quoted or close to no id: the unit it names, or
@@ -336,6 +362,21 @@ fn verb(session: &Session, origin: &str, line: &str, ws: &[Word]) -> Result<Line
         })
         .collect::<Result<_, _>>()?;
     Ok(Line::Verb { name, args })
+}
+
+/// The word of `words` that `typed` is most likely a slip for: a close spelling, or the one
+/// word it begins (`volley` for `volley_fire`).
+fn close_word<'a>(typed: &str, words: &'a [String]) -> Option<&'a str> {
+    did_you_mean(typed, words.iter().map(String::as_str)).or_else(|| {
+        let lower = typed.to_lowercase();
+        let mut starting = words
+            .iter()
+            .filter(|w| !lower.is_empty() && w.starts_with(&lower));
+        match (starting.next(), starting.next()) {
+            (Some(only), None) => Some(only.as_str()),
+            _ => None,
+        }
+    })
 }
 
 /// What a verb's parameter of `kind` needs that the value typed is not: "a number", "a
