@@ -550,7 +550,7 @@ fn interactive(
             Ok(line) => {
                 entry.push_str(&line);
                 entry.push('\n');
-                if crate::session::line::needs_more(&entry) {
+                if session.needs_more(&entry) {
                     continue;
                 }
                 let text = std::mem::take(&mut entry);
@@ -681,7 +681,7 @@ pub fn run_lines(
         feed.queue(dice);
         entry.push_str(&line);
         entry.push('\n');
-        if crate::session::line::needs_more(&entry) {
+        if session.needs_more(&entry) {
             continue;
         }
         let text = std::mem::take(&mut entry);

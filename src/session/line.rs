@@ -612,12 +612,28 @@ impl Session {
 /// open bracket, an operator with nothing after it: Rhai's "script is incomplete") or inside a
 /// back-quoted string, which may span lines. Brackets in strings, characters and comments are
 /// no brackets to it. A meta command (`:save "a (b).json"`) is always whole; a line that is no
-/// Rhai at all (a verb's, `order pte_1 fire`) fails to parse before its end, and is whole too.
+/// Rhai at all (a verb's, `order pte_1 fire`) fails to parse before its end, and is whole too;
+/// so is an entry past [`MAX_SCRIPT_BYTES`](crate::limits::MAX_SCRIPT_BYTES), which is then
+/// refused whole. [`Session::needs_more`] asks with the session's engine, within its budget.
 pub fn needs_more(text: &str) -> bool {
-    if text.trim_start().starts_with(':') {
+    needs_more_by(text, |t| rhai::Engine::new_raw().compile(t))
+}
+
+/// As [`needs_more`], compiling with `compile`.
+fn needs_more_by(
+    text: &str,
+    compile: impl FnOnce(&str) -> Result<rhai::AST, rhai::ParseError>,
+) -> bool {
+    if text.trim_start().starts_with(':') || text.len() > crate::limits::MAX_SCRIPT_BYTES {
         return false;
     }
-    let Err(e) = rhai::Engine::new_raw().compile(text) else {
+    // With no string, character or comment in it, nothing can hide a bracket: an entry with
+    // every bracket closed is whole, and the parser need not read it twice (a batch of
+    // thousands of one-line functions).
+    if !text.contains(['"', '\'', '`', '/']) && open_brackets(text) <= 0 {
+        return false;
+    }
+    let Err(e) = compile(text) else {
         return false;
     };
     let pos = e.position();
@@ -645,6 +661,26 @@ pub fn needs_more(text: &str) -> bool {
         // Rhai says where the string that never ends starts.
         rhai::ParseErrorType::BadInput(rhai::LexError::UnterminatedString) => rest.starts_with('`'),
         _ => false,
+    }
+}
+
+/// Brackets opened less brackets closed, for an entry with no strings or comments.
+fn open_brackets(text: &str) -> i64 {
+    text.chars()
+        .map(|c| match c {
+            '(' | '[' | '{' => 1,
+            ')' | ']' | '}' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
+impl Session {
+    /// Whether an entry is unfinished (see [`needs_more`]), asked of the session's engine
+    /// within its compile budget, so that a huge entry costs no more here than it may cost
+    /// to run.
+    pub fn needs_more(&self, text: &str) -> bool {
+        needs_more_by(text, |t| self.budget.compiling(|| self.engine.compile(t)))
     }
 }
 
@@ -677,6 +713,11 @@ mod tests {
         assert!(!needs_more(":save \"a (b.json\"\n"));
         assert!(!needs_more("x)\n"));
         assert!(!needs_more("let s = \"never closed\n"));
+        // Past the size of a script: refused whole, never read for more.
+        assert!(!needs_more(&format!(
+            "f({}\n",
+            "x,".repeat(crate::limits::MAX_SCRIPT_BYTES)
+        )));
         assert!(!needs_more("# a note (\n"));
         assert!(needs_more("let m = #{a: 1,\n"));
     }
