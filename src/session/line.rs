@@ -608,9 +608,9 @@ impl Session {
 }
 
 /// Whether an entry is unfinished, so that the prompt should read another line before running
-/// it. Rhai's own parser is asked: the entry is unfinished when its input ends too soon (an
-/// open bracket, an operator with nothing after it: Rhai's "script is incomplete") or inside a
-/// back-quoted string, which may span lines. Brackets in strings, characters and comments are
+/// it. Rhai's own parser is asked: the entry is unfinished when its input ends too soon with
+/// a bracket open (Rhai's "script is incomplete", or its closing bracket missing at the end)
+/// or inside a back-quoted string, which may span lines. Brackets in strings, characters and comments are
 /// no brackets to it. A meta command (`:save "a (b).json"`) is always whole; a line that is no
 /// Rhai at all (a verb's, `order pte_1 fire`) fails to parse before its end, and is whole too;
 /// so is an entry past [`MAX_SCRIPT_BYTES`](crate::limits::MAX_SCRIPT_BYTES), which is then
