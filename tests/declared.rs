@@ -417,3 +417,29 @@ fn a_limit_broken_in_a_house_rules_replacement_is_told_at_its_line() {
         .stderr_has(&["(in `attacker_wins`)", "endless.rhai:3:"]);
     assert!(!out.stderr.contains("rules.rhai"), "{}", out.stderr);
 }
+
+// Guards what `verbs:` in ruleset.yaml declares: a verb the scripts do not have, or a
+// parameter the verb does not take, would give words to nothing; each is refused at load.
+#[test]
+fn a_verb_declared_in_the_ruleset_must_be_one_of_its_verbs() {
+    let game = Game::own_project("vikings", ROMANS, VIKINGS);
+    game.edit(
+        RULESET,
+        "\nstats:",
+        "\nverbs: { meele: { words: { attacker: [a] } } }\nstats:",
+    );
+    game.check().expect_code(1).stderr_has(&[
+        "declares `meele`, which is no verb of its scripts",
+        "did you mean `melee`?",
+    ]);
+    let game = Game::own_project("vikings", ROMANS, VIKINGS);
+    game.edit(
+        RULESET,
+        "\nstats:",
+        "\nverbs: { melee: { words: { atacker: [a] } } }\nstats:",
+    );
+    game.check().expect_code(1).stderr_has(&[
+        "gives words for `atacker`, which is no parameter of `melee`",
+        "did you mean `attacker`?",
+    ]);
+}

@@ -954,14 +954,14 @@ fn routed_figures_flee_to_their_edge_and_leave_the_field() {
         "\
 > :units romans
 Rome (romans):
-  r3             Heavy infantry     at (14, 10) facing 0° [routed]
+  r3 Heavy infantry at (14, 10) facing 0° [routed]
 > end_turn
 turn 1: romans to play
   r3 turns from 0° to 180°
   r3 moves 6\" from (14, 10) to (8.8, 7)
 > :units romans
 Rome (romans):
-  r3             Heavy infantry     at (8.8, 7) facing 180° [routed]
+  r3 Heavy infantry at (8.8, 7) facing 180° [routed]
 > end_turn
   viking loses the tag `attacked`
   viking loses the tag `may step`

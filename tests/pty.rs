@@ -40,6 +40,44 @@ fn prompt_on_a_terminal_completes_and_plays() {
     assert!(screen.contains("melee viking_1 legionary_1"), "{screen}");
 }
 
+// Guards secret orders at one keyboard (Soldiers in Time: "orders are secret chits"): the
+// order was on the screen as it was typed, and so was what it said. Now the ruleset's secret
+// verb shows its arguments as `*` and tells only "order written", and is kept out of the
+// history; Tab completes the orders where the verb takes one.
+#[test]
+fn a_secret_order_is_typed_without_echo() {
+    let scenario = format!(
+        "{}/scenarios/sint_edgehill_lane.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let Some(mut pty) = Pty::play(&[&scenario, "--seed", "1"]) else {
+        return;
+    };
+    let prompt = "turn 1 · orders · royalists > ";
+    pty.expect(prompt);
+    pty.keys("order astley volley_f\t\n");
+    pty.expect("order written");
+    pty.expect(prompt);
+    // The order was written: it is astley's, whatever the screen showed.
+    pty.keys("print(unit(\"astley\").stat(\"_order\").len())\n");
+    pty.expect("11");
+    pty.expect(prompt);
+    // The arrow up brings back the print, not the order.
+    pty.keys("\x1b[A\x1b[A\n");
+    pty.expect("11");
+    pty.expect(prompt);
+    pty.keys(":quit\n");
+    pty.expect(LEAVE);
+    pty.keys("y\n");
+    let screen = pty.finish();
+    assert!(screen.contains("order ****** "), "{screen}");
+    assert!(
+        !screen.contains("volley"),
+        "the order is on the screen:\n{screen}"
+    );
+    assert!(!screen.contains("write an order for"), "{screen}");
+}
+
 // Guards Tab listing the matches: it cycled through them instead, putting one after another
 // on the line.
 #[test]

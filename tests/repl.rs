@@ -597,3 +597,91 @@ fn help_on_an_unknown_name_suggests_a_verb_or_a_host_function() {
         .expect_code(1)
         .stderr_has(&["did you mean `melee`?"]);
 }
+
+/// A shipped scenario's path, to play it from a temporary folder.
+fn shipped(name: &str) -> String {
+    common::project()
+        .join("scenarios")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+// Guards hidden troops at one keyboard (Soldiers in Time 11): the trench garrison's hidden
+// riflemen were on the raiders' `:units` and `:map`. With the screen for the raiders' eyes
+// (`--as raiders`) they are not; for the garrison's (`:as germans`), or everyone's, they are.
+#[test]
+fn hidden_troops_are_not_shown_to_the_other_side() {
+    let scenario = shipped("sint_trench_raid.yaml");
+    let out = sandtable(
+        &["play", &scenario, "--seed", "1", "--as", "raiders"],
+        Some(":units germans\n:map\n:as germans\n:units germans\n"),
+    );
+    out.expect_code(0);
+    let text = out.out();
+    let as_raiders = &text[..text.find("> :as germans").expect("the :as line")];
+    assert!(as_raiders.contains("hauptmann"), "{as_raiders}");
+    assert!(!as_raiders.contains("landser_1"), "{as_raiders}");
+    assert!(!as_raiders.contains("posten_1"), "{as_raiders}");
+    let as_germans = &text[text.find("> :as germans").expect("the :as line")..];
+    assert!(
+        as_germans.contains("the screen is for the eyes of germans"),
+        "{as_germans}"
+    );
+    assert!(as_germans.contains("landser_1"), "{as_germans}");
+    // Everyone's eyes, as before.
+    let out = sandtable(
+        &["play", &scenario, "--seed", "1"],
+        Some(":units germans\n"),
+    );
+    out.expect_code(0).stdout_has(&["landser_1"]);
+    // A side misspelt.
+    let out = sandtable(&["play", &scenario, "--seed", "1"], Some(":as raider\n"));
+    out.stderr_has(&["no side `raider`", "did you mean `raiders`?"]);
+}
+
+// Guards `:show` in a ruleset's words: a Soldiers in Time figure was said to have "hits 0,
+// stands 0", counters the ruleset never uses; a Playmobil figure still has its hits.
+#[test]
+fn show_gives_the_counters_the_ruleset_declares() {
+    let scenario = shipped("sint_edgehill_lane.yaml");
+    let out = sandtable(&["play", &scenario, "--seed", "1"], Some(":show astley\n"));
+    out.expect_code(0)
+        .stdout_has(&[
+            "astley (Sir Jacob Astley), lord of The King's men",
+            "rank lord",
+        ])
+        .stdout_lacks("hits");
+    out.stdout_lacks("stands");
+    let out = sandtable(&["play", "--seed", "3"], Some(":show ulf\n"));
+    out.expect_code(0).stdout_has(&["  hits 0, stands"]);
+}
+
+// Guards a did-you-mean for a verb's word: `order astley volley` got the script's list of
+// every order; the ruleset's words for `what` give `volley_fire`.
+#[test]
+fn a_mistyped_word_of_a_verb_gets_a_did_you_mean() {
+    let scenario = shipped("sint_edgehill_lane.yaml");
+    let out = sandtable(
+        &["play", &scenario, "--seed", "1"],
+        Some("order astley volley\norder astley hodl\norder astley FIRE\n"),
+    );
+    out.stderr_has(&[
+        "`order` takes one of 11 words for `what`, and `volley` is not one",
+        "did you mean `volley_fire`?",
+        "did you mean `hold`?",
+    ]);
+    // A word in capitals is the word.
+    out.stdout_has(&["write an order for astley"]);
+}
+
+// Guards the prompt's count of brackets: `let c = '(';` opened an entry that swallowed every
+// later line.
+#[test]
+fn a_bracket_in_a_character_opens_no_entry() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some("let c = '(';\nprint(`c is ${c}`)\nlet s = \"{[\"; // )\nprint(s)\n"),
+    );
+    out.expect_code(0).stdout_has(&["c is (\n", "{[\n"]);
+}

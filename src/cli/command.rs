@@ -80,6 +80,10 @@ pub const META_COMMANDS: &[(&str, &str)] = &[
         "take a house rule out of force by name: `:without vikings_in_wood` (undoable)",
     ),
     (
+        ":as",
+        "whose eyes the screen is for at one keyboard: `:as royalists` hides the figures the ruleset hides from the other sides on `:units` and `:map`; `:as all` shows everyone",
+    ),
+    (
         ":quit",
         "leave (Ctrl-D does too); asks first if the game has changed since it was saved",
     ),
@@ -387,6 +391,7 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             let mut fresh = Session::new(&project, scenario, seed)?;
             session.hand_over_unwritten(&mut fresh);
             session.hand_over_real_dice_and_cards(&mut fresh);
+            let _ = fresh.set_eyes(session.eyes());
             *session = fresh;
             Ok(Reply::Done)
         }
@@ -407,6 +412,20 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             let budget = action_odds::OddsBudget::for_game(session);
             let odds = action_odds::action_odds_as(session, &action, budget, side)?;
             Ok(Reply::Text(odds.render(action.trim())))
+        }
+        ":as" => {
+            let w = required_arg(parsed, ws, "`:as` needs a side, or `all`: `:as royalists`")?;
+            let side = (w.text != "all").then_some(w.text.as_str());
+            session.set_eyes(side).map_err(|e| match e {
+                Error::Other { message, help } => {
+                    parsed.error_at(w.start, w.len, message, "not a side", help)
+                }
+                e => e,
+            })?;
+            Ok(Reply::Text(match side {
+                Some(side) => format!("the screen is for the eyes of {side}"),
+                None => "the screen is for everyone's eyes".into(),
+            }))
         }
         ":units" => Ok(Reply::Text(units(
             session,
@@ -611,6 +630,8 @@ fn first_sentence(doc: &str) -> &str {
     }
 }
 
+/// `:units`: each side's units, a row each, the columns as wide as their widest cell (a long
+/// name pushes its column out rather than the next one along).
 fn units(session: &Session, side: Option<&str>) -> String {
     let state = session.state();
     let mut out = String::new();
@@ -619,23 +640,35 @@ fn units(session: &Session, side: Option<&str>) -> String {
             continue;
         }
         out.push_str(&format!("{} ({}):\n", s.name, s.id));
-        for i in state.battlefield.by_side(&s.id) {
-            let u = &state.battlefield.units()[i];
-            let shown: Vec<&String> = u.tags.iter().filter(|t| !t.starts_with('_')).collect();
-            let tags = if shown.is_empty() {
-                String::new()
-            } else {
-                let names: Vec<&str> = shown.iter().map(|t| t.as_str()).collect();
-                format!(" [{}]", names.join(", "))
-            };
-            out.push_str(&format!(
-                "  {:<14} {:<18} at {} facing {}{}\n",
-                u.id,
-                u.name,
-                u.pos,
-                crate::game::event::degrees(u.facing),
-                tags
-            ));
+        let rows: Vec<[String; 3]> = state
+            .battlefield
+            .by_side(&s.id)
+            .filter(|&i| session.seen(i))
+            .map(|i| {
+                let u = &state.battlefield.units()[i];
+                let shown: Vec<&str> = u
+                    .tags
+                    .iter()
+                    .filter(|t| !t.starts_with('_'))
+                    .map(String::as_str)
+                    .collect();
+                let tags = if shown.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", shown.join(", "))
+                };
+                let rest = format!(
+                    "at {} facing {}{tags}",
+                    u.pos,
+                    crate::game::event::degrees(u.facing)
+                );
+                [u.id.clone(), u.name.clone(), rest]
+            })
+            .collect();
+        let width = |k: usize| rows.iter().map(|r| r[k].chars().count()).max().unwrap_or(0);
+        let (ids, names) = (width(0), width(1));
+        for [id, name, rest] in &rows {
+            out.push_str(&format!("  {id:<ids$} {name:<names$} {rest}\n"));
         }
     }
     if out.is_empty() {
@@ -644,8 +677,6 @@ fn units(session: &Session, side: Option<&str>) -> String {
     out.trim_end().to_string()
 }
 
-/// Whether an entry is unfinished: brackets still open outside strings and comments, so the
-/// prompt should read another line before running it.
 /// Where play stands, for a message: `turn 2, romans to play`, with the phase when the rules
 /// keep one (`turn 2, shooting, romans to play`).
 pub fn standing(state: &crate::game::state::GameState) -> String {
@@ -669,4 +700,39 @@ pub fn render(events: &[Event], json: bool) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::project::Project;
+    use crate::game::scenario::Scenario;
+
+    fn session(scenario: &str) -> Session {
+        let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let path = project.root().join(scenario);
+        let scenario = Scenario::load(&project, &path).unwrap();
+        Session::new(&project, scenario, 1).unwrap()
+    }
+
+    // Guards `:units` against a long name: "Cornet of harquebusiers" (23 letters) pushed its
+    // row's position out of the column every other row keeps.
+    #[test]
+    fn units_columns_are_as_wide_as_their_widest_cell() {
+        let s = session("scenarios/sint_edgehill_lane.yaml");
+        let table = units(&s, Some("parliament"));
+        let rows: Vec<&str> = table.lines().skip(1).collect();
+        assert!(table.contains("Cornet of harquebusiers "), "{table}");
+        let column = |row: &str| row.find(" at (").unwrap_or_else(|| panic!("{row}"));
+        let first = column(rows[0]);
+        for row in &rows {
+            assert_eq!(column(row), first, "out of line:\n{table}");
+        }
+        // No wider than it needs: the widest name has one space after it.
+        assert!(
+            rows.iter()
+                .any(|r| r.contains("Cornet of harquebusiers at (")),
+            "{table}"
+        );
+    }
 }

@@ -4,25 +4,34 @@
 //! paths after `:load`, `:open` and `:save`, and unit ids, ability names and side ids
 //! elsewhere. A single match is completed with the space after it; several are completed as
 //! far as they agree, and a second Tab lists them (the prompt uses rustyline's
-//! `CompletionType::List`). Hints show the rest of a verb's usage as its arguments are typed.
+//! `CompletionType::List`). Where a verb's parameter takes one of a set of words (`verbs:` in
+//! its ruleset.yaml), those words are completed there instead. Hints show the rest of a verb's
+//! usage as its arguments are typed. A verb the ruleset writes in secret has its arguments
+//! shown as `*` as they are typed, so that the other side does not read them on the screen.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use rustyline::completion::{Completer, Pair};
+use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::Hinter;
-use rustyline::{Context, Helper, Highlighter, Validator};
+use rustyline::{Context, Helper, Validator};
 
 use super::command::META_COMMANDS;
 use crate::session::Session;
 
 /// What the prompt can complete, refreshed from the session before each line.
-#[derive(Default, Helper, Highlighter, Validator)]
+#[derive(Default, Helper, Validator)]
 pub struct PromptHelper {
     /// Verb names and their parameters.
     pub verbs: BTreeMap<String, Vec<String>>,
     /// Unit ids, ability names and side ids.
     pub words: Vec<String>,
+    /// The words a verb's parameter takes, by verb and the parameter's place (from 0).
+    pub verb_words: BTreeMap<(String, usize), Vec<String>>,
+    /// The verbs written in secret.
+    pub secret: BTreeSet<String>,
 }
 
 impl PromptHelper {
@@ -32,6 +41,22 @@ impl PromptHelper {
             .verbs()
             .values()
             .map(|v| (v.name.clone(), v.params.clone()))
+            .collect();
+        self.verb_words = self
+            .verbs
+            .iter()
+            .flat_map(|(name, params)| {
+                (0..params.len()).filter_map(move |i| {
+                    let words = session.verb_words(name, i)?;
+                    Some(((name.clone(), i), words.to_vec()))
+                })
+            })
+            .collect();
+        self.secret = self
+            .verbs
+            .keys()
+            .filter(|v| session.secret_verb(v).is_some())
+            .cloned()
             .collect();
         let state = session.state();
         let mut words: Vec<String> = state
@@ -127,10 +152,43 @@ impl Completer for PromptHelper {
             )
         } else if matches!(first, ":load" | ":open" | ":save") {
             files(word)
+        } else if let Some(words) = self.verb_words.get(&(
+            first.to_string(),
+            before[..start].split_whitespace().count() - 1,
+        )) {
+            pairs(words.iter().map(String::as_str), word)
         } else {
             pairs(self.words.iter().map(String::as_str), word)
         };
         Ok((start, end_word(candidates, &line[pos..])))
+    }
+}
+
+/// Where the arguments of a secret verb's line start (in bytes), when `line` is one.
+fn secret_from(secret: &BTreeSet<String>, line: &str) -> Option<usize> {
+    let start = line.len() - line.trim_start().len();
+    let rest = &line[start..];
+    let end = rest.find(char::is_whitespace)?;
+    secret.contains(&rest[..end]).then_some(start + end)
+}
+
+impl Highlighter for PromptHelper {
+    /// A secret verb's arguments as `*`, one for each character.
+    fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
+        match secret_from(&self.secret, line) {
+            Some(at) => {
+                let masked: String = line[at..]
+                    .chars()
+                    .map(|c| if c.is_whitespace() { c } else { '*' })
+                    .collect();
+                Cow::Owned(format!("{}{masked}", &line[..at]))
+            }
+            None => Cow::Borrowed(line),
+        }
+    }
+
+    fn highlight_char(&self, line: &str, _pos: usize, kind: CmdKind) -> bool {
+        kind != CmdKind::MoveCursor && secret_from(&self.secret, line).is_some()
     }
 }
 
@@ -168,7 +226,45 @@ mod tests {
             )]
             .into(),
             words: vec!["legionary_1".into(), "testudo".into(), "viking_1".into()],
+            ..PromptHelper::default()
         }
+    }
+
+    // Guards completing a verb's words: `order redcoat_1 fo<Tab>` offered unit ids, not the
+    // orders the ruleset lists for `what`.
+    #[test]
+    fn a_verbs_word_is_completed_from_the_words_it_takes() {
+        let mut h = helper();
+        h.verbs
+            .insert("order".into(), vec!["figure".into(), "what".into()]);
+        h.words.push("forward_scout".into());
+        h.verb_words.insert(
+            ("order".into(), 1),
+            vec!["fire".into(), "forward_march".into(), "hold".into()],
+        );
+        let history = rustyline::history::DefaultHistory::new();
+        let ctx = Context::new(&history);
+        let names = |line: &str| {
+            let (_, c) = h.complete(line, line.len(), &ctx).unwrap();
+            c.into_iter().map(|p| p.replacement).collect::<Vec<_>>()
+        };
+        assert_eq!(names("order viking_1 fo"), ["forward_march "]);
+        assert_eq!(names("order viking_1 f"), ["fire", "forward_march"]);
+        // The figure is still a unit.
+        assert_eq!(names("order vi"), ["viking_1 "]);
+    }
+
+    // Guards secret orders at one keyboard: what a secret verb is told was on the screen as
+    // it was typed.
+    #[test]
+    fn a_secret_verbs_arguments_are_masked() {
+        let mut h = helper();
+        h.secret.insert("order".into());
+        assert_eq!(h.highlight("order pte_1 fire", 0), "order ***** ****");
+        assert_eq!(h.highlight("order", 0), "order");
+        assert_eq!(h.highlight("melee viking_1", 0), "melee viking_1");
+        assert!(h.highlight_char("order p", 7, CmdKind::Other));
+        assert!(!h.highlight_char("melee v", 7, CmdKind::Other));
     }
 
     #[test]

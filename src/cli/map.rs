@@ -1,6 +1,6 @@
 //! The table drawn in characters, for `:map` at the prompt.
 //!
-//! North is up. Terrain fills cells (`^` hill, `T` woods, `#` town, `=` road, `~` stream,
+//! North is up. Terrain fills every cell it covers any part of (`^` hill, `T` woods, `#` town, `=` road, `~` stream,
 //! `-` linear obstacle, `H` fortification); each figure in play is a mark of its own: the
 //! first side's figures `A`, `B`, ... (capitals, without `H` and `T`, which are terrain), the
 //! second side's `a`, `b`, ..., the third side's `1`, `2`, ...; a figure past its side's marks
@@ -14,7 +14,7 @@
 use crate::game::state::GameState;
 use crate::host::battlefield::Battlefield;
 use crate::host::geometry::Point;
-use crate::host::terrain::TerrainKind;
+use crate::host::terrain::{Shape, TerrainKind};
 
 /// The marks of the figures of the first sides, in the scenario's order of sides.
 const MARKS: [&str; 3] = [
@@ -48,6 +48,17 @@ const GAP: usize = 3;
 /// Draws the table `columns` characters wide (inside its frame); with `colour`, each side
 /// in its colour.
 pub fn draw(state: &GameState, columns: usize, colour: bool) -> String {
+    draw_seen(state, columns, colour, &|_| true)
+}
+
+/// Draws the table as [`draw`] does, showing only the figures `seen` says the eyes the screen
+/// is for may see (by index on the battlefield): a hidden enemy is neither drawn nor listed.
+pub fn draw_seen(
+    state: &GameState,
+    columns: usize,
+    colour: bool,
+    seen: &dyn Fn(usize) -> bool,
+) -> String {
     let field: &Battlefield = &state.battlefield;
     let columns = columns.clamp(20, 200);
     // Characters are about twice as tall as wide: rows are two columns' worth of inches.
@@ -56,11 +67,20 @@ pub fn draw(state: &GameState, columns: usize, colour: bool) -> String {
     let mut grid = vec![vec![Cell::Ground(' '); columns]; rows];
     for (r, row) in grid.iter_mut().enumerate() {
         for (c, cell) in row.iter_mut().enumerate() {
-            let p = Point::new(
-                (c as f64 + 0.5) * scale,
-                field.depth - (r as f64 + 0.5) * scale * 2.0,
-            );
-            for f in field.terrain.at(p) {
+            // The cell's corners, south-west and north-east: a feature is drawn in every cell
+            // it covers any part of, so a hedge half an inch wide is a line of `-` all along,
+            // not only where it crosses a cell's centre.
+            let (w, h) = (scale, scale * 2.0);
+            let south_west = Point::new(c as f64 * w, field.depth - (r as f64 + 1.0) * h);
+            let north_east = Point::new(south_west.x + w, south_west.y + h);
+            let covering = field
+                .terrain
+                .features
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| touches(&f.shape, south_west, north_east))
+                .map(|(i, _)| i);
+            for f in covering {
                 *cell = Cell::Ground(match field.terrain.features[f].kind {
                     TerrainKind::Woods => 'T',
                     TerrainKind::Hill(_) => '^',
@@ -75,7 +95,7 @@ pub fn draw(state: &GameState, columns: usize, colour: bool) -> String {
     }
     let figures = figures(state);
     // Figures with marks of their own are drawn last, so a `*` never hides one.
-    let mut order: Vec<usize> = field.in_play().collect();
+    let mut order: Vec<usize> = field.in_play().filter(|&i| seen(i)).collect();
     order.sort_by_key(|&i| figures[i].mark != MORE);
     let mut hidden_by: Vec<Option<usize>> = vec![None; figures.len()];
     for i in order {
@@ -129,6 +149,7 @@ pub fn draw(state: &GameState, columns: usize, colour: bool) -> String {
         // Each entry: the mark, the id, the facing, and what hides it.
         let entries: Vec<(String, String)> = field
             .by_side(&side.id)
+            .filter(|&i| seen(i))
             .map(|i| {
                 let u = &field.units()[i];
                 let mark = figures[i].mark.to_string();
@@ -153,6 +174,26 @@ pub fn draw(state: &GameState, columns: usize, colour: bool) -> String {
         " terrain: ^ hill, T woods, # town, = road, ~ stream, - obstacle, H fortification",
     );
     out
+}
+
+/// Whether `shape` covers any part of the rectangle from `south_west` to `north_east`: it
+/// holds the rectangle's centre, crosses one of its sides, or lies wholly inside it.
+fn touches(shape: &Shape, south_west: Point, north_east: Point) -> bool {
+    let (a, b) = (south_west, north_east);
+    let corners = [a, Point::new(b.x, a.y), b, Point::new(a.x, b.y)];
+    let centre = Point::new((a.x + b.x) / 2.0, (a.y + b.y) / 2.0);
+    if shape.contains(centre) {
+        return true;
+    }
+    if (0..4).any(|k| shape.crossed_by(corners[k], corners[(k + 1) % 4])) {
+        return true;
+    }
+    let inside = |p: &Point| (a.x..=b.x).contains(&p.x) && (a.y..=b.y).contains(&p.y);
+    match shape {
+        Shape::Polygon(points) | Shape::Line { points, .. } => points.first().is_some_and(inside),
+        Shape::Rect { x, y, .. } => inside(&Point::new(*x, *y)),
+        Shape::Circle { centre, .. } => inside(centre),
+    }
 }
 
 /// What a cell of the map shows: the ground, or a figure (by its index on the battlefield).
@@ -272,6 +313,33 @@ mod tests {
             assert!(line.chars().count() <= 74, "too wide: {line:?}");
         }
         assert!(!map.contains('\x1b'), "{map}");
+    }
+
+    // Guards drawing thin terrain: the Edgehill hedge, half an inch wide from (0, 17) to
+    // (22, 18), was drawn only in the few cells whose centre it crossed.
+    #[test]
+    fn thin_terrain_is_drawn_in_every_cell_it_covers() {
+        let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let path = project.root().join("scenarios/sint_edgehill_lane.yaml");
+        let scenario = Scenario::load(&project, &path).unwrap();
+        let s = Session::new(&project, scenario, 1).unwrap();
+        let map = draw(&s.state(), COLUMNS, false);
+        let rows: Vec<Vec<char>> = map
+            .lines()
+            .filter(|l| l.starts_with('|'))
+            .map(|l| l.chars().skip(1).collect())
+            .collect();
+        let scale = 48.0 / COLUMNS as f64;
+        let hedge_columns = (0..COLUMNS).filter(|&c| (c as f64 + 1.0) * scale <= 22.0);
+        for c in hedge_columns {
+            assert!(
+                rows.iter().any(|r| r[c] == '-'),
+                "no hedge in column {c}:\n{map}"
+            );
+        }
+        // And nowhere else than where it is: no `-` east of the lane's hedge's end.
+        let east = (23.0 / scale) as usize;
+        assert!(rows.iter().all(|r| !r[east..].contains(&'-')), "{map}");
     }
 
     #[test]

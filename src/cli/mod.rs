@@ -98,6 +98,10 @@ enum Command {
         /// knows its own)
         #[arg(long = "with", value_name = "HOUSE_RULE.rhai", conflicts_with_all = ["open", "resume"])]
         with: Vec<PathBuf>,
+        /// Whose eyes the screen is for at one keyboard: figures the ruleset hides are not
+        /// shown to the other sides (`:as SIDE` changes it at the prompt)
+        #[arg(long = "as", value_name = "SIDE")]
+        eyes: Option<String>,
     },
     /// Replay a session from its journal, exactly, warning when a script has changed since
     Replay {
@@ -281,13 +285,14 @@ fn dispatch(cli: Cli) -> Result<u8, Error> {
         }
     }
     match cli.command {
-        None => play::play(&common, None, None, None),
+        None => play::play(&common, None, None, None, None),
         Some(Command::Play {
             scenario,
             open,
             resume,
+            eyes,
             ..
-        }) => play::play(&common, scenario, open, resume.map(Some)),
+        }) => play::play(&common, scenario, open, resume.map(Some), eyes),
         Some(Command::Replay { journal }) => replay(&common, &journal),
         Some(Command::Run {
             file,

@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use rustyline::history::DefaultHistory;
-use rustyline::{CompletionType, Config, Editor};
+use rustyline::{ColorMode, CompletionType, Config, Editor};
 
 use super::command::standing;
 use super::helper::PromptHelper;
@@ -32,9 +32,10 @@ pub fn play(
     scenario: Option<PathBuf>,
     open: Option<PathBuf>,
     resume: Option<Option<PathBuf>>,
+    eyes: Option<String>,
 ) -> Result<u8, Error> {
     if let Some(journal) = resume {
-        return resume_play(common, journal);
+        return resume_play(common, journal, eyes.as_deref());
     }
     let scenario_path = if open.is_none() {
         scenario.clone()
@@ -52,6 +53,7 @@ pub fn play(
         None => start_session(common, scenario)?.1,
     };
     flush_events(&mut session, common.json);
+    session.set_eyes(eyes.as_deref())?;
     let scenario_path =
         scenario_path.or_else(|| open_path.is_none().then(|| session.scenario().path.clone()));
     let journal = Rc::new(RefCell::new(Journal::start(
@@ -154,7 +156,7 @@ impl DiceFeed {
 
 /// `play --resume [JOURNAL]`: replays the lines of a journal (the latest by default) quietly,
 /// then goes on at the prompt, writing to the same journal.
-fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
+fn resume_play(common: &Common, journal: Option<PathBuf>, eyes: Option<&str>) -> Result<u8, Error> {
     let path = match journal.filter(|p| p.as_os_str() != "latest") {
         Some(p) => p,
         None => super::journal::latest().ok_or_else(|| {
@@ -201,6 +203,9 @@ fn resume_play(common: &Common, journal: Option<PathBuf>) -> Result<u8, Error> {
     }
     // The replayed part was shown when it was first played.
     let _ = session.take_events();
+    if eyes.is_some() {
+        session.set_eyes(eyes)?;
+    }
     session.forget_unwritten();
     let state = session.state();
     outln!(
@@ -265,9 +270,20 @@ fn carry_out(
     json: bool,
     feed: &DiceFeed,
     mode: Mode,
+    secret: Option<&str>,
 ) -> Option<bool> {
     let result = command::run_line_as(session, origin, entry, mode);
-    flush_events(session, json);
+    // A secret verb's line tells nothing on the screen but that it was done.
+    let result = match (secret, result) {
+        (Some(said), Ok(Reply::Done | Reply::Text(_))) => {
+            let _ = session.take_events();
+            Ok(Reply::Text(said.to_string()))
+        }
+        (_, result) => {
+            flush_events(session, json);
+            result
+        }
+    };
     let done = match result {
         Ok(Reply::Quit) => None,
         Ok(Reply::Dice(manual)) => {
@@ -293,6 +309,7 @@ fn carry_out(
         Ok(Reply::Open(path)) => match super::open_save(session, &path) {
             Ok(mut opened) => {
                 session.hand_over_real_dice_and_cards(&mut opened);
+                let _ = opened.set_eyes(session.eyes());
                 *session = opened;
                 if let Some(journal) = &feed.journal {
                     journal.borrow_mut().record_opened(session);
@@ -310,9 +327,10 @@ fn carry_out(
             if !json {
                 let colour = super::colour(std::io::stdout().is_terminal());
                 // Coloured: its names were made printable before they were painted.
+                let seen = |i: usize| session.seen(i);
                 super::write_out_styled(&format!(
                     "{}\n",
-                    map::draw(&session.state(), map::COLUMNS, colour)
+                    map::draw_seen(&session.state(), map::COLUMNS, colour, &seen)
                 ));
             }
             Some(true)
@@ -453,12 +471,21 @@ fn read_line() -> Option<String> {
     }
 }
 
+/// The ruleset's word for a line of a secret verb (`order written`), when `text` is one.
+fn secret_verb(session: &Session, text: &str) -> Option<String> {
+    let first = text.split_whitespace().next()?;
+    session.secret_verb(first).map(str::to_string)
+}
+
 fn prompt(session: &Session, continuing: bool) -> String {
     if continuing {
         return "... ".into();
     }
     let state = session.state();
-    let side = super::printable::printable(&state.active_side).into_owned();
+    let mut side = super::printable::printable(&state.active_side).into_owned();
+    if let Some(eyes) = session.eyes() {
+        side = format!("{side} (for {})", super::printable::printable(eyes));
+    }
     if state.phase.is_empty() {
         format!("turn {} · {side} > ", state.turn)
     } else {
@@ -481,8 +508,11 @@ fn interactive(
 ) -> Result<u8, Error> {
     // Tab completes as far as the matches agree, and a second Tab lists them, as in a
     // shell: cycling through twenty unit ids one by one hides which there are.
+    // Colour is forced so that the helper's mask of a secret verb's arguments is always drawn
+    // (the helper adds no colour of its own).
     let config = Config::builder()
         .completion_type(CompletionType::List)
+        .color_mode(ColorMode::Forced)
         .build();
     let mut editor: Editor<PromptHelper, DefaultHistory> = Editor::with_config(config)
         .map_err(|e| Error::other(format!("cannot start the prompt: {e}"), None))?;
@@ -520,11 +550,17 @@ fn interactive(
             Ok(line) => {
                 entry.push_str(&line);
                 entry.push('\n');
-                if crate::session::line::needs_more(&entry) {
+                if session.needs_more(&entry) {
                     continue;
                 }
                 let text = std::mem::take(&mut entry);
-                let _ = editor.add_history_entry(text.trim_end());
+                // A secret verb's line is shown as `*` (see `PromptHelper`), kept out of the
+                // history (where the arrow keys would show it), and tells only the ruleset's
+                // word for it (`order written`).
+                let secret = secret_verb(session, &text);
+                if secret.is_none() {
+                    let _ = editor.add_history_entry(text.trim_end());
+                }
                 // Leaving is no part of the game: a `:quit` the player takes back must not
                 // end a replay of the journal there.
                 if command::is_quit(&text) {
@@ -549,6 +585,7 @@ fn interactive(
                     json,
                     feed,
                     Mode::Play,
+                    secret.as_deref(),
                 );
                 journal.borrow_mut().note(session);
                 if done.is_none() && may_leave(&mut editor, session) {
@@ -644,7 +681,7 @@ pub fn run_lines(
         feed.queue(dice);
         entry.push_str(&line);
         entry.push('\n');
-        if crate::session::line::needs_more(&entry) {
+        if session.needs_more(&entry) {
             continue;
         }
         let text = std::mem::take(&mut entry);
@@ -664,6 +701,7 @@ pub fn run_lines(
             json,
             feed,
             mode,
+            None,
         );
         if let Source::Played(journal) = source {
             journal.borrow_mut().note(session);

@@ -66,7 +66,7 @@ pub fn run(
         byte += line.len() + 1;
         entry.push_str(line);
         entry.push('\n');
-        if crate::session::line::needs_more(&entry) {
+        if session.needs_more(&entry) {
             continue;
         }
         let line = std::mem::take(&mut entry);

@@ -90,6 +90,50 @@ pub struct RulesetFile {
     #[serde(default)]
     #[schemars(schema_with = "phase_names")]
     pub phases: BTreeMap<String, String>,
+    /// What the front ends know of some of its verbs beyond their scripts, by verb name: the
+    /// words a parameter takes, and whether a verb is written in secret (see [`VerbDecl`]).
+    /// Each must be a verb of its scripts, each parameter one of the verb's.
+    #[serde(default)]
+    #[schemars(extend("propertyNames" = { "pattern": declared::IDENTIFIER }))]
+    pub verbs: BTreeMap<String, VerbDecl>,
+    /// The tag its scripts give a figure the enemy cannot see (`hidden`): at one keyboard,
+    /// `:units` and `:map` do not show such a figure to the other sides' eyes (`play --as
+    /// SIDE`, `:as SIDE`). None: every figure is seen.
+    #[serde(default)]
+    pub hidden_tag: Option<String>,
+    /// The unit counters of the host it uses (`hits`, `stands`), each with its word for it,
+    /// as `:show` names them (`hits: wounds`). None declared: `:show` gives both, in the
+    /// host's words; `{}`: neither, for rules whose figures carry their harm in stats.
+    #[serde(default)]
+    pub counters: Option<BTreeMap<Counter, String>>,
+}
+
+/// A counter every unit has in the host, which a ruleset may use and name.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Counter {
+    /// `u.hits`.
+    Hits,
+    /// `u.stands`.
+    Stands,
+}
+
+/// What a ruleset declares of one of its verbs (`verbs:` in `ruleset.yaml`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VerbDecl {
+    /// The words a parameter takes, by the parameter's name (`what: [ball, grape]`): the prompt
+    /// completes them with Tab, refuses another at the word with a did-you-mean, and takes
+    /// each as a word however close it is to a unit's id.
+    #[serde(default)]
+    pub words: BTreeMap<String, Vec<String>>,
+    /// Written in secret (the book's secret orders): at the prompt the line's arguments are
+    /// not shown as they are typed, nor kept in the history, and what the verb tells is not
+    /// shown either: only this text (`order written`).
+    #[serde(default)]
+    pub secret: Option<String>,
 }
 
 /// A ruleset's `phases`: each name 1 to [`MAX_NAME`] characters, not all spaces.

@@ -294,6 +294,32 @@ fn verb(session: &Session, origin: &str, line: &str, ws: &[Word]) -> Result<Line
         .iter()
         .enumerate()
         .map(|(i, w)| {
+            // A parameter that takes one of a set of words (`verbs:` in ruleset.yaml): one of
+            // them, however close to a unit's id, or refused at the word.
+            if let Some(words) = session.verb_words(&name, i) {
+                return match words.iter().find(|x| x.eq_ignore_ascii_case(&w.text)) {
+                    Some(_) => Ok(Dynamic::from(w.text.clone())),
+                    None => Err(line_error(
+                        origin,
+                        line,
+                        w.start,
+                        w.len,
+                        format!(
+                            "`{name}` takes one of {} words for `{}`, and `{}` is not one",
+                            words.len(),
+                            params[i],
+                            w.text
+                        ),
+                        "not one of its words",
+                        Some(match close_word(&w.text, words) {
+                            Some(s) => format!("did you mean `{s}`? ({})", usage.trim_end()),
+                            None => {
+                                format!("the words are {} ({})", words.join(", "), usage.trim_end())
+                            }
+                        }),
+                    )),
+                };
+            }
             let value = argument(session, origin, line, w)?;
             let (kind, param) = (kinds.get(i).copied().unwrap_or(ParamKind::Any), &params[i]);
             // A word where a unit belongs, quoted or close to no id: the unit it names, or
@@ -336,6 +362,21 @@ fn verb(session: &Session, origin: &str, line: &str, ws: &[Word]) -> Result<Line
         })
         .collect::<Result<_, _>>()?;
     Ok(Line::Verb { name, args })
+}
+
+/// The word of `words` that `typed` is most likely a slip for: a close spelling, or the one
+/// word it begins (`volley` for `volley_fire`).
+fn close_word<'a>(typed: &str, words: &'a [String]) -> Option<&'a str> {
+    did_you_mean(typed, words.iter().map(String::as_str)).or_else(|| {
+        let lower = typed.to_lowercase();
+        let mut starting = words
+            .iter()
+            .filter(|w| !lower.is_empty() && w.starts_with(&lower));
+        match (starting.next(), starting.next()) {
+            (Some(only), None) => Some(only.as_str()),
+            _ => None,
+        }
+    })
 }
 
 /// What a verb's parameter of `kind` needs that the value typed is not: "a number", "a
@@ -566,35 +607,118 @@ impl Session {
     }
 }
 
-/// Whether an entry is unfinished: brackets still open outside strings and comments, so the
-/// prompt should read another line before running it.
+/// Whether an entry is unfinished, so that the prompt should read another line before running
+/// it. Rhai's own parser is asked: the entry is unfinished when its input ends too soon with
+/// a bracket open (Rhai's "script is incomplete", or its closing bracket missing at the end)
+/// or inside a back-quoted string, which may span lines. Brackets in strings, characters and comments are
+/// no brackets to it. A meta command (`:save "a (b).json"`) is always whole; a line that is no
+/// Rhai at all (a verb's, `order pte_1 fire`) fails to parse before its end, and is whole too;
+/// so is an entry past [`MAX_SCRIPT_BYTES`](crate::limits::MAX_SCRIPT_BYTES), which is then
+/// refused whole. [`Session::needs_more`] asks with the session's engine, within its budget.
 pub fn needs_more(text: &str) -> bool {
-    let mut depth: i64 = 0;
-    let mut chars = text.chars().peekable();
-    let mut in_string: Option<char> = None;
-    while let Some(c) = chars.next() {
-        match in_string {
-            Some(q) => {
-                if c == '\\' {
-                    chars.next();
-                } else if c == q {
-                    in_string = None;
-                }
-            }
-            None => match c {
-                '"' | '`' => in_string = Some(c),
-                '/' if chars.peek() == Some(&'/') => {
-                    for c in chars.by_ref() {
-                        if c == '\n' {
-                            break;
-                        }
-                    }
-                }
-                '{' | '(' | '[' => depth += 1,
-                '}' | ')' | ']' => depth -= 1,
-                _ => {}
-            },
-        }
+    needs_more_by(text, |t| rhai::Engine::new_raw().compile(t))
+}
+
+/// As [`needs_more`], compiling with `compile`.
+fn needs_more_by(
+    text: &str,
+    compile: impl FnOnce(&str) -> Result<rhai::AST, rhai::ParseError>,
+) -> bool {
+    if text.trim_start().starts_with(':') || text.len() > crate::limits::MAX_SCRIPT_BYTES {
+        return false;
     }
-    depth > 0 || in_string == Some('`')
+    // With no string, character or comment in it, nothing can hide a bracket: an entry with
+    // every bracket closed is whole, and the parser need not read it twice (a batch of
+    // thousands of one-line functions).
+    if !text.contains(['"', '\'', '`', '/']) && open_brackets(text) <= 0 {
+        return false;
+    }
+    let Err(e) = compile(text) else {
+        return false;
+    };
+    let pos = e.position();
+    let (Some(line), Some(column)) = (pos.line(), pos.position()) else {
+        return false;
+    };
+    // What follows where Rhai stopped, from its line and column (both from 1).
+    let rest: String = match text.lines().nth(line - 1) {
+        None => String::new(),
+        Some(_) => {
+            let before: usize = text
+                .lines()
+                .take(line - 1)
+                .map(|l| l.chars().count() + 1)
+                .sum();
+            text.chars().skip(before + column - 1).collect()
+        }
+    };
+    match e.err_type() {
+        rhai::ParseErrorType::UnexpectedEOF => true,
+        // A block, an array or a map still open: Rhai wants its bracket at the end.
+        rhai::ParseErrorType::MissingToken(..) | rhai::ParseErrorType::MissingSymbol(_) => {
+            rest.trim().is_empty()
+        }
+        // Rhai says where the string that never ends starts.
+        rhai::ParseErrorType::BadInput(rhai::LexError::UnterminatedString) => rest.starts_with('`'),
+        _ => false,
+    }
+}
+
+/// Brackets opened less brackets closed, for an entry with no strings or comments.
+fn open_brackets(text: &str) -> i64 {
+    text.chars()
+        .map(|c| match c {
+            '(' | '[' | '{' => 1,
+            ')' | ']' | '}' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
+impl Session {
+    /// Whether an entry is unfinished (see [`needs_more`]), asked of the session's engine
+    /// within its compile budget, so that a huge entry costs no more here than it may cost
+    /// to run.
+    pub fn needs_more(&self, text: &str) -> bool {
+        needs_more_by(text, |t| self.budget.compiling(|| self.engine.compile(t)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::needs_more;
+
+    #[test]
+    fn an_open_bracket_or_back_quote_needs_more() {
+        assert!(needs_more("fn f(x) {\n"));
+        assert!(needs_more("let a = [1,\n"));
+        assert!(needs_more("let s = `one\n"));
+        assert!(needs_more("let s = `one\ntwo ( \n"));
+        assert!(needs_more("if x > 1 {\n  print(\"(\");\n"));
+        assert!(!needs_more("fn f(x) {\n x + 1\n}\n"));
+        assert!(!needs_more("let s = `one\ntwo`;\n"));
+    }
+
+    // Guards the prompt's counter of brackets: a bracket in a character, a string or a
+    // comment opened nothing, and every later line was swallowed.
+    #[test]
+    fn brackets_in_strings_and_comments_open_nothing() {
+        assert!(!needs_more("let c = '(';\n"));
+        assert!(!needs_more("let s = \"[{(\";\n"));
+        assert!(!needs_more("let x = 1; // (\n"));
+        assert!(!needs_more("let x = 1; /* { */\n"));
+        assert!(!needs_more("print(\"a)\");\n"));
+        // Not Rhai at all: a verb's line, a meta command, a closing bracket too many.
+        assert!(!needs_more("order pte_1 fire\n"));
+        assert!(!needs_more(":save \"a (b.json\"\n"));
+        assert!(!needs_more("x)\n"));
+        assert!(!needs_more("let s = \"never closed\n"));
+        // Past the size of a script: refused whole, never read for more.
+        assert!(!needs_more(&format!(
+            "f({}\n",
+            "x,".repeat(crate::limits::MAX_SCRIPT_BYTES)
+        )));
+        assert!(!needs_more("# a note (\n"));
+        assert!(needs_more("let m = #{a: 1,\n"));
+    }
 }

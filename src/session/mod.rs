@@ -64,6 +64,9 @@ pub struct Session {
     scope: Scope<'static>,
     sources: Sources,
     verbs: BTreeMap<String, Verb>,
+    /// Whose eyes the screen is for at one keyboard (`play --as SIDE`, `:as SIDE`): a figure
+    /// the ruleset hides (`hidden_tag`) is not shown to another side's. None: everyone's.
+    eyes: Option<String>,
     /// The ruleset's own functions, each defined once, which house rules may replace.
     functions: crate::script::functions::RulesetFunctions,
     abilities: api::SharedAbilities,
@@ -232,6 +235,7 @@ impl Session {
             scope: Scope::new(),
             sources: Sources::default(),
             verbs: BTreeMap::new(),
+            eyes: None,
             functions: Default::default(),
             abilities,
             manual,
@@ -281,6 +285,7 @@ impl Session {
         }
         session.load_abilities(project, play)?;
         session.abilities.borrow_mut().house_rules = house_rules;
+        session.check_verb_declarations()?;
         session.check_scripts(&rule_scripts, &house_scripts)?;
         if play {
             session.set_up()?;
@@ -675,9 +680,111 @@ impl Session {
     }
 
     /// Whether `word` is a word of the ruleset when typed as an argument: one of its verbs, or
-    /// one of the `words` its `ruleset.yaml` lists.
+    /// one of the `words` its `ruleset.yaml` lists, or one a verb's parameter takes.
     pub fn is_ruleset_word(&self, word: &str) -> bool {
-        self.verbs.contains_key(word) || self.scenario.ruleset.file.words.iter().any(|w| w == word)
+        let file = &self.scenario.ruleset.file;
+        self.verbs.contains_key(word)
+            || file.words.iter().any(|w| w == word)
+            || file
+                .verbs
+                .values()
+                .flat_map(|v| v.words.values())
+                .any(|ws| ws.iter().any(|w| w == word))
+    }
+
+    /// The words the `i`th parameter of `verb` takes, when its `ruleset.yaml` lists them
+    /// (`verbs: { load: { words: { what: [ball, grape] } } }`).
+    pub fn verb_words(&self, verb: &str, i: usize) -> Option<&[String]> {
+        let param = self.verbs.get(verb)?.params.get(i)?;
+        let decl = self.scenario.ruleset.file.verbs.get(verb)?;
+        decl.words.get(param).map(Vec::as_slice)
+    }
+
+    /// What the prompt shows instead of what a secret verb tells (`order written`), when
+    /// `verb` is one its `ruleset.yaml` declares secret.
+    pub fn secret_verb(&self, verb: &str) -> Option<&str> {
+        self.scenario
+            .ruleset
+            .file
+            .verbs
+            .get(verb)?
+            .secret
+            .as_deref()
+    }
+
+    /// Whose eyes the screen is for (`:as SIDE`); None for everyone's.
+    pub fn eyes(&self) -> Option<&str> {
+        self.eyes.as_deref()
+    }
+
+    /// Sets whose eyes the screen is for: a side's id (a did-you-mean when it is none), or
+    /// None for everyone's.
+    pub fn set_eyes(&mut self, side: Option<&str>) -> Result<(), Error> {
+        if let Some(side) = side {
+            let state = self.state.borrow();
+            if !state.sides.iter().any(|s| s.id == side) {
+                let ids = state.sides.iter().map(|s| s.id.as_str());
+                let help = match crate::host::suggest::did_you_mean(side, ids.clone()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("the sides are {}", ids.collect::<Vec<_>>().join(", ")),
+                };
+                return Err(Error::other(format!("no side `{side}`"), Some(help)));
+            }
+        }
+        self.eyes = side.map(str::to_string);
+        Ok(())
+    }
+
+    /// Whether the unit at `idx` is shown to the eyes the screen is for: always, unless it
+    /// carries the tag its ruleset hides figures with and the eyes are another side's.
+    pub fn seen(&self, idx: usize) -> bool {
+        let (Some(eyes), Some(tag)) = (&self.eyes, &self.scenario.ruleset.file.hidden_tag) else {
+            return true;
+        };
+        let state = self.state.borrow();
+        state
+            .battlefield
+            .units()
+            .get(idx)
+            .is_none_or(|u| u.side == *eyes || !u.tags.iter().any(|t| t == tag))
+    }
+
+    /// Holds what `ruleset.yaml` declares of verbs (`verbs:`) to the scripts: each a verb,
+    /// each parameter named one of its parameters.
+    fn check_verb_declarations(&self) -> Result<(), Error> {
+        let file = &self.scenario.ruleset.file;
+        let where_ = format!(
+            "`verbs:` in the ruleset.yaml of `{}`",
+            self.scenario.ruleset.id
+        );
+        for (name, decl) in &file.verbs {
+            let Some(verb) = self.verbs.get(name) else {
+                let help =
+                    crate::host::suggest::did_you_mean(name, self.verbs.keys().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?"));
+                return Err(Error::other(
+                    format!("{where_} declares `{name}`, which is no verb of its scripts"),
+                    help,
+                ));
+            };
+            for param in decl.words.keys() {
+                if !verb.params.contains(param) {
+                    let help = crate::host::suggest::did_you_mean(
+                        param,
+                        verb.params.iter().map(String::as_str),
+                    )
+                    .map(|s| format!("did you mean `{s}`?"))
+                    .or_else(|| Some(format!("its parameters are: {}", verb.params.join(", "))));
+                    return Err(Error::other(
+                        format!(
+                            "{where_} gives words for `{param}`, which is no parameter of `{name}`"
+                        ),
+                        help,
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Plays the battle to its end with the ruleset's policy: ask `victory`, let the side
@@ -1362,7 +1469,28 @@ impl Session {
                 ", out of play".into()
             }
         );
-        out.push_str(&format!("  hits {}, stands {}\n", u.hits, u.stands));
+        // The host's counters the ruleset uses, in its words (both in the host's when it
+        // does not say).
+        let counters = match &self.scenario.ruleset.file.counters {
+            None => vec![
+                ("hits".to_string(), u.hits),
+                ("stands".to_string(), u.stands),
+            ],
+            Some(named) => named
+                .iter()
+                .map(|(c, word)| {
+                    let value = match c {
+                        crate::game::ruleset::Counter::Hits => u.hits,
+                        crate::game::ruleset::Counter::Stands => u.stands,
+                    };
+                    (word.clone(), value)
+                })
+                .collect(),
+        };
+        if !counters.is_empty() {
+            let shown: Vec<String> = counters.iter().map(|(w, v)| format!("{w} {v}")).collect();
+            out.push_str(&format!("  {}\n", shown.join(", ")));
+        }
         let stats: Vec<String> = u
             .stats
             .iter()
