@@ -630,16 +630,16 @@ fn first_sentence(doc: &str) -> &str {
     }
 }
 
-/// `:units`: each side's units, a row each, the columns as wide as their widest cell (a long
-/// name pushes its column out rather than the next one along).
+/// `:units`: each side's units, a row each, the columns as wide as their widest cell over
+/// every side shown (a long name pushes its column out rather than the next one along, and
+/// the sides' tables line up).
 fn units(session: &Session, side: Option<&str>) -> String {
     let state = session.state();
-    let mut out = String::new();
+    let mut tables: Vec<(String, Vec<[String; 3]>)> = Vec::new();
     for s in &state.sides {
         if side.is_some_and(|want| want != s.id) {
             continue;
         }
-        out.push_str(&format!("{} ({}):\n", s.name, s.id));
         let rows: Vec<[String; 3]> = state
             .battlefield
             .by_side(&s.id)
@@ -665,14 +665,25 @@ fn units(session: &Session, side: Option<&str>) -> String {
                 [u.id.clone(), u.name.clone(), rest]
             })
             .collect();
-        let width = |k: usize| rows.iter().map(|r| r[k].chars().count()).max().unwrap_or(0);
-        let (ids, names) = (width(0), width(1));
-        for [id, name, rest] in &rows {
+        tables.push((format!("{} ({}):\n", s.name, s.id), rows));
+    }
+    if tables.is_empty() {
+        return format!("no side `{}`", side.unwrap_or_default());
+    }
+    let width = |k: usize| {
+        tables
+            .iter()
+            .flat_map(|(_, rows)| rows.iter().map(move |r| r[k].chars().count()))
+            .max()
+            .unwrap_or(0)
+    };
+    let (ids, names) = (width(0), width(1));
+    let mut out = String::new();
+    for (heading, rows) in &tables {
+        out.push_str(heading);
+        for [id, name, rest] in rows {
             out.push_str(&format!("  {id:<ids$} {name:<names$} {rest}\n"));
         }
-    }
-    if out.is_empty() {
-        out = format!("no side `{}`", side.unwrap_or_default());
     }
     out.trim_end().to_string()
 }
@@ -733,6 +744,22 @@ mod tests {
             rows.iter()
                 .any(|r| r.contains("Cornet of harquebusiers at (")),
             "{table}"
+        );
+    }
+
+    #[test]
+    fn units_of_every_side_line_up_in_one_table() {
+        let s = session("scenarios/sint_edgehill_lane.yaml");
+        let table = units(&s, None);
+        let columns: Vec<usize> = table
+            .lines()
+            .filter(|l| l.starts_with("  "))
+            .map(|row| row.find(" at (").unwrap_or_else(|| panic!("{row}")))
+            .collect();
+        assert!(columns.len() > 2, "{table}");
+        assert!(
+            columns.iter().all(|&c| c == columns[0]),
+            "out of line:\n{table}"
         );
     }
 }
