@@ -11,7 +11,8 @@
 //! - a prompt session: lines `turn 1 · vikings > LINE` (or `> LINE`) and what each prints;
 //!   the marker names the command (`<!-- replay: sandtable play --seed 3 -->`), and what
 //!   the command prints before the first line shown is not shown. `; first: LINE; LINE`
-//!   after the command gives lines played before the block's, unseen.
+//!   after the command gives lines played before the block's, unseen (a line may be the
+//!   answer to a question, a card typed under `:cards manual`).
 //!
 //! A line `...` in a block stands for lines cut from the output, one or more. Rewritten
 //! (`UPDATE_GOLDEN=1`), a block with cuts keeps the lines it showed that the program still
@@ -303,8 +304,13 @@ pub fn replay(table: &Table, block: &Block, shown: &str) -> String {
     let mut started = header.is_some();
     for line in &printed {
         let echoed = line.strip_prefix("> ");
-        if let (Some(text), Some(hidden)) = (echoed, next_unseen)
-            && text == hidden
+        // A hidden line is echoed as typed at the prompt (`> LINE`), or as the answer to a
+        // question the game asked (`draw a card ...: KH` under `:cards manual`).
+        if let Some(hidden) = next_unseen
+            && match echoed {
+                Some(text) => text == hidden,
+                None => line.ends_with(&format!(": {hidden}")),
+            }
         {
             next_unseen = unseen.next();
             continue;
