@@ -1395,6 +1395,42 @@ sides:
     ]);
 }
 
+// Guards "in addition to the normal special abilities (eg. charge and flaming arrow)": the
+// troop chart gives every archer Flaming Arrows as it gives every cavalryman the Charge, a
+// longbowman and a mounted archer (once dismounted) too. An archer whose scenario did not
+// list it was told "no ability `flaming_arrows` is loaded".
+#[test]
+fn every_archer_has_flaming_arrows_by_the_troop_chart() {
+    let scenario = "\
+name: Fire by the chart
+ruleset: playmobil
+first: romans
+table: { width: 48, depth: 36 }
+sides:
+  - id: romans
+    edge: south
+    units:
+      - { id: archer, type: infantry_archer, at: [10, 10] }
+      - { id: longbow, type: longbowman, at: [20, 10] }
+      - { id: rider, type: mounted_archer, at: [30, 10] }
+  - id: vikings
+    edge: north
+    units:
+      - { id: viking, type: heavy_infantry, at: [10, 30], facing: 180 }
+";
+    let out = play_scenario(
+        scenario,
+        "1",
+        "activate archer flaming_arrows\nactivate longbow flaming_arrows\ndismount rider\nend_turn\nend_turn\nactivate rider flaming_arrows\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "  archer: Flaming Arrows in force for a turn\n",
+        "  longbow: Flaming Arrows in force for a turn\n",
+        "rider dismounts and fights on foot\n",
+        "  rider: Flaming Arrows in force for a turn\n",
+    ]);
+}
+
 // Guards "if a projectile hits a horse the rider does not die, but his horse is removed" for a
 // general: on foot he "continues with the stats of an infantry man", a general's ("+1
 // defending die and is considered heavy infantry"), and no longer charges. He kept heavy
