@@ -1608,11 +1608,36 @@ fn cantabrian_circle_shoots_from_a_friends_range() {
         out.stdout
     );
 
-    let without = circle_game(14.0, "");
+    // The friend must be a mounted archer: a light cavalryman lends no range.
+    let without = Game::first(
+        "romans",
+        &[
+            &roman_unit("rear", "mounted_archer", 10.0, 2.0, ""),
+            &roman_unit("front", "light_cavalry", 10.0, 14.0, ""),
+        ],
+        &[&viking_unit("target", "light_infantry", 10.0, 26.0, "")],
+    );
     without.play_refused(
         1,
         "shoot rear target\n",
         &["target is 21.65\" from rear: the bow reaches 12\""],
+    );
+}
+
+// Guards "Mounted archers ... (Special ability Cantabrian Circle: This special ability allows
+// your mounted archers to attack from the range of any other mounted archer ...)": the troop
+// chart gives it to every mounted archer, as it gives the Charge, and the friend whose range
+// is borrowed is any mounted archer. A mounted archer whose scenario did not list it could not
+// shoot from a friend's place, nor from the place of a friend without it.
+#[test]
+fn every_mounted_archer_has_the_cantabrian_circle_and_borrows_any_mounted_archers_range() {
+    let game = circle_game(14.0, "");
+    let out = game.play_ok(1, "shoot rear target\n");
+    assert!(
+        after(&out, "shoot rear target")
+            .starts_with("rear (Mounted archer) shoots at target (Light infantry)\n"),
+        "{}",
+        out.stdout
     );
 }
 
