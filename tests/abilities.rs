@@ -1705,6 +1705,33 @@ fn shield_wall_moves_at_half_speed() {
         .stdout_has(&["  hoplite moves 6\" from (10, 2) to (10, 8)\n"]);
 }
 
+// Guards "considered heavy infantry even if they have no shield" (Elite troops) and "even
+// without a shield" (Samurai) for the move: heavy infantry "can move ½ a foot per turn", so an
+// elite or samurai light infantryman moves 6", as the general with the same words does. He
+// kept his 12".
+#[test]
+fn elite_and_samurai_on_foot_move_as_heavy_infantry() {
+    for ability in ["elite", "samurai"] {
+        let game = Game::first(
+            "romans",
+            &[&roman_unit(
+                "guard",
+                "light_infantry",
+                10.0,
+                2.0,
+                &format!(", abilities: [{ability}]"),
+            )],
+            &[&viking("viking", 30.0, 30.0, "")],
+        );
+        let out = game.play_refused(
+            1,
+            "move guard 10 8.5\nmove guard 10 8\n",
+            &["guard moves at most 6\" a turn; (10, 8.5) is 6.5\" away"],
+        );
+        out.stdout_has(&["  guard moves 6\" from (10, 2) to (10, 8)\n"]);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Crusader Advanced Charge: "When a crusader knight uses the special ability charge he gains +1
 // attacking die. This special ability can only be used 3 times in a battle and the cavalry
