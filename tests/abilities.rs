@@ -1401,6 +1401,21 @@ fn samurai_spearmen_keep_their_bonus_against_horse() {
     ]);
 }
 
+// Guards "Against cavalry or war elephants, spearmen gain +1 attacking and +1 defending die,
+// but only if facing the attack" for an arrow: a shot is an attack ("1 attacking die
+// (archery)"), and a mounted archer is cavalry, so a spearman facing him defends with 2 dice.
+// He defended with 1, the bonus given in melee only.
+#[test]
+fn a_spearman_facing_a_mounted_archers_arrow_has_his_die_against_horse() {
+    let game = Game::first(
+        "romans",
+        &[&roman_unit("rider", "mounted_archer", 10.0, 2.0, "")],
+        &[&viking_unit("spear", "light_spearmen", 10.0, 12.0, "")],
+    );
+    let out = game.play_ok(1, "shoot rider spear\n:explain\n");
+    out.stdout_has(&["defend_dice for spear: 1 (light spearmen) +1 spearmen = 2\n"]);
+}
+
 // Guards the spearmen's bonus as a foot soldier's: a spearman who has won a horse "continues
 // with the stats of" a horseman, and his long spear against horse goes with his feet (it
 // broke: a mounted spearman kept +1 die against cavalry). Here he rides (class cavalry,
