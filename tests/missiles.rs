@@ -1092,6 +1092,36 @@ fn routing_figures_are_fair_game() {
     ]);
 }
 
+// Guards "can attack them as much as they want to": a miss against a routing man does not
+// block the attacker. `weak` (no attacking dice) attacks the routing r3, given six defending
+// dice so that he always wins, then attacks him again and again. One miss blocked him.
+#[test]
+fn a_miss_against_a_routing_man_does_not_block_the_attacker() {
+    let c = century();
+    let game = Game::new(
+        &[&c[0], &c[1], &c[2]],
+        &[
+            &raider("viking", 12.0, 12.0, 180),
+            &raider("flanker", 14.0, 8.0, 0),
+            &raider("weak", 18.0, 13.0, 180),
+        ],
+    );
+    let out = game.play_ok(
+        1,
+        &format!(
+            "{ROUT_R3}unit(\"r3\").set_stat(\"defend\", 6)\nmove weak 15.5 11.4\nmelee weak r3\nmelee weak r3\nmelee weak r3\n"
+        ),
+    );
+    out.stdout_has(&["4.5 against 3: r3's group is routed\n"]);
+    assert_eq!(
+        out.stdout.matches("weak (Heavy infantry) attacks r3").count(),
+        3,
+        "{}",
+        out.stdout
+    );
+    out.stdout_lacks("weak is blocked");
+}
+
 // Guards "routing units is quicker as it does not count as an attack. So even after group A
 // has routed group R, group A can still move if they have not yet used their full turn's
 // distance": the flanker moved 2", attacked and routed; he moves on, at most the 4" left of
