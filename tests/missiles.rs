@@ -884,7 +884,10 @@ fn rout_contest_sums_r_dice_against_half_of_a() {
     );
     // Seed 1: Rome's two dice show 3 and 1 (4); the band's 4 and 2 (6), halved to 3: the
     // halving decides, as 6 against 4 would have routed.
-    let out = game.play_ok(1, "melee v1 r1\nstep v1 12 11.6\nmelee v1 r2\nstep v1 12.4 11.3\nmelee v1 r3\nrout v1 r4\n");
+    let out = game.play_ok(
+        1,
+        "melee v1 r1\nstep v1 12 11.6\nmelee v1 r2\nstep v1 12.4 11.3\nmelee v1 r3\nrout v1 r4\n",
+    );
     let t = transcript(&out);
     let rout = &t[t.find("> rout").expect("the rout was played")..];
     assert_eq!(
@@ -1085,7 +1088,10 @@ fn routed_chariot_cannot_strike() {
 #[test]
 fn routing_figures_are_fair_game() {
     let game = rout_game();
-    let out = game.play_ok(1, &format!("{ROUT_R3}step viking 12.3 11.8\nmelee viking r3\n"));
+    let out = game.play_ok(
+        1,
+        &format!("{ROUT_R3}step viking 12.3 11.8\nmelee viking r3\n"),
+    );
     out.stdout_has(&[
         "4.5 against 3: r3's group is routed\n",
         "viking wins 0 to 0 (ties go to the attacker): r3 is killed\n",
@@ -1114,7 +1120,9 @@ fn a_miss_against_a_routing_man_does_not_block_the_attacker() {
     );
     out.stdout_has(&["4.5 against 3: r3's group is routed\n"]);
     assert_eq!(
-        out.stdout.matches("weak (Heavy infantry) attacks r3").count(),
+        out.stdout
+            .matches("weak (Heavy infantry) attacks r3")
+            .count(),
         3,
         "{}",
         out.stdout

@@ -351,7 +351,10 @@ fn after_a_kill_the_killer_must_step_forward_to_the_next_man() {
     );
     out.stdout_lacks("attacks near");
     out.stdout_lacks("viking moves");
-    let out = game.play_ok(1, "melee viking first\nstep viking 11 20\nmelee viking near\n");
+    let out = game.play_ok(
+        1,
+        "melee viking first\nstep viking 11 20\nmelee viking near\n",
+    );
     out.stdout_has(&["viking (Heavy infantry) attacks near (Heavy infantry)"]);
 }
 
