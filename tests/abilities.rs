@@ -1401,6 +1401,21 @@ fn samurai_spearmen_keep_their_bonus_against_horse() {
     ]);
 }
 
+// Guards "Against cavalry or war elephants, spearmen gain +1 attacking and +1 defending die,
+// but only if facing the attack" for an arrow: a shot is an attack ("1 attacking die
+// (archery)"), and a mounted archer is cavalry, so a spearman facing him defends with 2 dice.
+// He defended with 1, the bonus given in melee only.
+#[test]
+fn a_spearman_facing_a_mounted_archers_arrow_has_his_die_against_horse() {
+    let game = Game::first(
+        "romans",
+        &[&roman_unit("rider", "mounted_archer", 10.0, 2.0, "")],
+        &[&viking_unit("spear", "light_spearmen", 10.0, 12.0, "")],
+    );
+    let out = game.play_ok(1, "shoot rider spear\n:explain\n");
+    out.stdout_has(&["defend_dice for spear: 1 (light spearmen) +1 spearmen = 2\n"]);
+}
+
 // Guards the spearmen's bonus as a foot soldier's: a spearman who has won a horse "continues
 // with the stats of" a horseman, and his long spear against horse goes with his feet (it
 // broke: a mounted spearman kept +1 die against cavalry). Here he rides (class cavalry,
@@ -1608,11 +1623,36 @@ fn cantabrian_circle_shoots_from_a_friends_range() {
         out.stdout
     );
 
-    let without = circle_game(14.0, "");
+    // The friend must be a mounted archer: a light cavalryman lends no range.
+    let without = Game::first(
+        "romans",
+        &[
+            &roman_unit("rear", "mounted_archer", 10.0, 2.0, ""),
+            &roman_unit("front", "light_cavalry", 10.0, 14.0, ""),
+        ],
+        &[&viking_unit("target", "light_infantry", 10.0, 26.0, "")],
+    );
     without.play_refused(
         1,
         "shoot rear target\n",
         &["target is 21.65\" from rear: the bow reaches 12\""],
+    );
+}
+
+// Guards "Mounted archers ... (Special ability Cantabrian Circle: This special ability allows
+// your mounted archers to attack from the range of any other mounted archer ...)": the troop
+// chart gives it to every mounted archer, as it gives the Charge, and the friend whose range
+// is borrowed is any mounted archer. A mounted archer whose scenario did not list it could not
+// shoot from a friend's place, nor from the place of a friend without it.
+#[test]
+fn every_mounted_archer_has_the_cantabrian_circle_and_borrows_any_mounted_archers_range() {
+    let game = circle_game(14.0, "");
+    let out = game.play_ok(1, "shoot rear target\n");
+    assert!(
+        after(&out, "shoot rear target")
+            .starts_with("rear (Mounted archer) shoots at target (Light infantry)\n"),
+        "{}",
+        out.stdout
     );
 }
 
@@ -1678,6 +1718,33 @@ fn shield_wall_moves_at_half_speed() {
     out.stdout_has(&["  hoplite moves 3\" from (10, 2) to (10, 5)\n"]);
     game.play_ok(1, "move hoplite 10 8\n")
         .stdout_has(&["  hoplite moves 6\" from (10, 2) to (10, 8)\n"]);
+}
+
+// Guards "considered heavy infantry even if they have no shield" (Elite troops) and "even
+// without a shield" (Samurai) for the move: heavy infantry "can move ½ a foot per turn", so an
+// elite or samurai light infantryman moves 6", as the general with the same words does. He
+// kept his 12".
+#[test]
+fn elite_and_samurai_on_foot_move_as_heavy_infantry() {
+    for ability in ["elite", "samurai"] {
+        let game = Game::first(
+            "romans",
+            &[&roman_unit(
+                "guard",
+                "light_infantry",
+                10.0,
+                2.0,
+                &format!(", abilities: [{ability}]"),
+            )],
+            &[&viking("viking", 30.0, 30.0, "")],
+        );
+        let out = game.play_refused(
+            1,
+            "move guard 10 8.5\nmove guard 10 8\n",
+            &["guard moves at most 6\" a turn; (10, 8.5) is 6.5\" away"],
+        );
+        out.stdout_has(&["  guard moves 6\" from (10, 2) to (10, 8)\n"]);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -850,7 +850,10 @@ fn rout_gives_no_extra_die_for_a_chariot_that_did_not_attack() {
             "{ id: car, type: chariot, at: [40, 28], facing: 180, groups: { formation: band } }",
         ],
     );
-    let out = game.play_ok(1, "melee viking r1\nmelee viking r2\nrout viking r3\n");
+    let out = game.play_ok(
+        1,
+        "melee viking r1\nstep viking 12 11.6\nmelee viking r2\nrout viking r3\n",
+    );
     out.stdout_has(&["viking's group calls for a rout of r3's group\n"]);
     out.stdout_lacks("one more die");
 }
@@ -881,7 +884,10 @@ fn rout_contest_sums_r_dice_against_half_of_a() {
     );
     // Seed 1: Rome's two dice show 3 and 1 (4); the band's 4 and 2 (6), halved to 3: the
     // halving decides, as 6 against 4 would have routed.
-    let out = game.play_ok(1, "melee v1 r1\nmelee v1 r2\nmelee v1 r3\nrout v1 r4\n");
+    let out = game.play_ok(
+        1,
+        "melee v1 r1\nstep v1 12 11.6\nmelee v1 r2\nstep v1 12.4 11.3\nmelee v1 r3\nrout v1 r4\n",
+    );
     let t = transcript(&out);
     let rout = &t[t.find("> rout").expect("the rout was played")..];
     assert_eq!(
@@ -1082,11 +1088,46 @@ fn routed_chariot_cannot_strike() {
 #[test]
 fn routing_figures_are_fair_game() {
     let game = rout_game();
-    let out = game.play_ok(1, &format!("{ROUT_R3}melee viking r3\n"));
+    let out = game.play_ok(
+        1,
+        &format!("{ROUT_R3}step viking 12.3 11.8\nmelee viking r3\n"),
+    );
     out.stdout_has(&[
         "4.5 against 3: r3's group is routed\n",
         "viking wins 0 to 0 (ties go to the attacker): r3 is killed\n",
     ]);
+}
+
+// Guards "can attack them as much as they want to": a miss against a routing man does not
+// block the attacker. `weak` (no attacking dice) attacks the routing r3, given six defending
+// dice so that he always wins, then attacks him again and again. One miss blocked him.
+#[test]
+fn a_miss_against_a_routing_man_does_not_block_the_attacker() {
+    let c = century();
+    let game = Game::new(
+        &[&c[0], &c[1], &c[2]],
+        &[
+            &raider("viking", 12.0, 12.0, 180),
+            &raider("flanker", 14.0, 8.0, 0),
+            &raider("weak", 18.0, 13.0, 180),
+        ],
+    );
+    let out = game.play_ok(
+        1,
+        &format!(
+            "{ROUT_R3}unit(\"r3\").set_stat(\"defend\", 6)\nmove weak 15.5 11.4\nmelee weak r3\nmelee weak r3\nmelee weak r3\n"
+        ),
+    );
+    out.stdout_has(&["4.5 against 3: r3's group is routed\n"]);
+    assert_eq!(
+        out.stdout
+            .matches("weak (Heavy infantry) attacks r3")
+            .count(),
+        3,
+        "{}",
+        out.stdout
+    );
+    out.stdout_lacks("weak is blocked");
 }
 
 // Guards "routing units is quicker as it does not count as an attack. So even after group A
@@ -1145,13 +1186,13 @@ fn charger_moves_on_after_a_rout_with_what_his_ordinary_move_has_left() {
     // charge's extra 4: routed.
     let out = game.play_refused(
         3,
-        "charge rider r1\nmelee rider r2\nrout rider r3\nmove rider 20 21.85\nmove rider 20 20.85\n",
-        &["rider has moved 9.15\" of his 18\" this turn: 8.85\" left; (20, 21.85) is 9\" away"],
+        "charge rider r1\nstep rider 20.2 12.85\nmelee rider r2\nrout rider r3\nmove rider 20.2 21.85\nmove rider 20.2 20.85\n",
+        &["rider has moved 9.15\" of his 18\" this turn: 8.85\" left; (20.2, 21.85) is 9\" away"],
     );
     out.stdout_has(&[
         "  rider moves 9.15\" from (20, 22) to (20, 12.85)\n",
         "4.5 against 2: r3's group is routed\n",
-        "  rider moves 8\" from (20, 12.85) to (20, 20.85)\n",
+        "  rider moves 8\" from (20.2, 12.85) to (20.2, 20.85)\n",
     ]);
 }
 
@@ -1177,8 +1218,8 @@ fn after_a_failed_rout_group_a_may_attack_or_move_away() {
     // to 2: r3's group stands.
     let out = game.play_refused(
         1,
-        "melee viking r1\nmelee viking r2\nmelee brute guard\nrout viking r3\n\
-         melee brute r3\nmove brute 30 18\nmelee viking r3\nmove viking 12 18\n",
+        "melee viking r1\nstep viking 12 11.6\nmelee viking r2\nmelee brute guard\nrout viking r3\n\
+         melee brute r3\nmove brute 30 18\nstep viking 12.4 11.3\nmelee viking r3\nmove viking 12.4 17.3\n",
         &["brute was blocked and cannot attack again until your next turn"],
     );
     out.stdout_has(&[
@@ -1186,7 +1227,7 @@ fn after_a_failed_rout_group_a_may_attack_or_move_away() {
         "2 against 4: r3's group stands\n",
         "  brute moves 6\" from (30, 12) to (30, 18)\n",
         "viking wins 0 to 0 (ties go to the attacker): r3 is killed\n",
-        "  viking moves 6\" from (12, 12) to (12, 18)\n",
+        "  viking moves 6\" from (12.4, 11.3) to (12.4, 17.3)\n",
     ]);
 }
 
@@ -1390,6 +1431,42 @@ sides:
         "rider must dismount before he uses Flaming Arrows: it would spook the horses",
     ]);
     out.stdout_has(&[
+        "rider dismounts and fights on foot\n",
+        "  rider: Flaming Arrows in force for a turn\n",
+    ]);
+}
+
+// Guards "in addition to the normal special abilities (eg. charge and flaming arrow)": the
+// troop chart gives every archer Flaming Arrows as it gives every cavalryman the Charge, a
+// longbowman and a mounted archer (once dismounted) too. An archer whose scenario did not
+// list it was told "no ability `flaming_arrows` is loaded".
+#[test]
+fn every_archer_has_flaming_arrows_by_the_troop_chart() {
+    let scenario = "\
+name: Fire by the chart
+ruleset: playmobil
+first: romans
+table: { width: 48, depth: 36 }
+sides:
+  - id: romans
+    edge: south
+    units:
+      - { id: archer, type: infantry_archer, at: [10, 10] }
+      - { id: longbow, type: longbowman, at: [20, 10] }
+      - { id: rider, type: mounted_archer, at: [30, 10] }
+  - id: vikings
+    edge: north
+    units:
+      - { id: viking, type: heavy_infantry, at: [10, 30], facing: 180 }
+";
+    let out = play_scenario(
+        scenario,
+        "1",
+        "activate archer flaming_arrows\nactivate longbow flaming_arrows\ndismount rider\nend_turn\nend_turn\nactivate rider flaming_arrows\n",
+    );
+    out.expect_code(0).stdout_has(&[
+        "  archer: Flaming Arrows in force for a turn\n",
+        "  longbow: Flaming Arrows in force for a turn\n",
         "rider dismounts and fights on foot\n",
         "  rider: Flaming Arrows in force for a turn\n",
     ]);

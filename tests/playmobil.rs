@@ -241,12 +241,15 @@ fn attacker_who_kills_may_attack_again() {
         ],
         &[&viking("viking", 11.0, 12.0, "")],
     );
-    // Seed 14: the Viking wins both melees, one die against two each time (5 to 3, 6 to 4).
-    let out = game.play_ok(14, "melee viking first\nmelee viking second\n");
+    // Seed 14: the Viking wins both melees, one die against two each time (5 to 3, 6 to 4),
+    // stepping towards the second man after the first kill.
+    let out = game.play_ok(
+        14,
+        "melee viking first\nstep viking 11.17 11.75\nmelee viking second\n",
+    );
     out.stdout_has(&[
         "viking wins 5 to 3: first is killed\n  first is removed: killed by viking\n  viking is tagged `may step`\n",
-        // The first kill's step is still open (the tag stays): no second tag.
-        "viking wins 6 to 4: second is killed\n  second is removed: killed by viking\n",
+        "viking wins 6 to 4: second is killed\n  second is removed: killed by viking\n  viking is tagged `may step`\n",
     ]);
 }
 
@@ -320,6 +323,39 @@ fn kill_chain_reaches_only_two_inches_from_the_place_of_the_kill() {
     out.stdout_lacks("attacks far");
     // Where he killed is the rules' private note, not a tag shown at the table.
     out.stdout_lacks("stepped from");
+}
+
+// Guards "after they kill one man they must step forward to reach the next man": after a
+// kill the Viking attacks the next man only once he has stepped, and his step must carry him
+// towards the man he attacks. He attacked `near` where he stood, and after a step of 2"
+// backwards, away from him.
+#[test]
+fn after_a_kill_the_killer_must_step_forward_to_the_next_man() {
+    // `first` stands north of the Viking at (10, 20), `near` 1.9" east of him.
+    let units = [
+        legionary("first", 10.0, 21.3, ", stats: { defend: 0 }"),
+        legionary("near", 13.1, 20.0, ""),
+    ];
+    let units: Vec<&str> = units.iter().map(String::as_str).collect();
+    let game = Game::new(&units, &[&viking("viking", 10.0, 20.0, "")]);
+    let out = game.play_refused(
+        1,
+        "melee viking first\nmelee viking near\n",
+        &["viking must step forward to reach the next man after a kill"],
+    );
+    out.stdout_lacks("attacks near");
+    let out = game.play_refused(
+        1,
+        "melee viking first\nstep viking 10 18\nmelee viking near\n",
+        &["viking may step only forward, towards an enemy within 2\" to attack next"],
+    );
+    out.stdout_lacks("attacks near");
+    out.stdout_lacks("viking moves");
+    let out = game.play_ok(
+        1,
+        "melee viking first\nstep viking 11 20\nmelee viking near\n",
+    );
+    out.stdout_has(&["viking (Heavy infantry) attacks near (Heavy infantry)"]);
 }
 
 // Guards that an attack leaves the attacker facing the figure it attacked, and still facing
@@ -529,7 +565,7 @@ fn killed_figure_no_longer_stands_between() {
     // makes the Viking win it.
     let out = game.play_refused(
         ATTACKER_WINS,
-        "melee viking back\nmelee viking front\nmelee viking back\n",
+        "melee viking back\nmelee viking front\nstep viking 10 12.5\nmelee viking back\n",
         &["front stands between viking and back"],
     );
     assert_eq!(
@@ -540,7 +576,7 @@ fn killed_figure_no_longer_stands_between() {
     );
     out.stdout_has(&[
         "viking wins 4 to 2: front is killed\n  front is removed: killed by viking\n  viking is tagged `may step`\n",
-        "> melee viking back\nviking (Heavy infantry) attacks back (Heavy infantry)\n",
+        "> step viking 10 12.5\n  viking loses the tag `may step`\n  viking moves 0.5\" from (10, 13) to (10, 12.5)\n> melee viking back\nviking (Heavy infantry) attacks back (Heavy infantry)\n",
     ]);
 }
 
