@@ -38,6 +38,8 @@ struct Figure {
     testudo: Option<bool>,
     /// Berserker: uses left, and the turn it was used.
     berserker: Option<(i64, Option<i64>)>,
+    /// Flaming Arrows: the turn they were last lit (one arrow a turn, a hit kills two).
+    flaming: Option<Option<i64>>,
     // The turn's tags.
     moved: bool,
     attacked: bool,
@@ -46,6 +48,10 @@ struct Figure {
     called_rout: bool,
     shots: i64,
     missed: Option<(usize, i64)>,
+    /// After a kill he must step forward before the next attack ("may step").
+    may_step: bool,
+    /// Where he stood when he killed, once he has stepped: the next man is measured from it.
+    stepped_from: Option<Point>,
     /// Formations (by index; figures alone count as `FORMATIONS + figure`) it fought.
     fought: Vec<usize>,
 }
@@ -120,6 +126,7 @@ impl Start {
                     formation,
                     testudo: has("testudo").then_some(false),
                     berserker: has("berserker").then_some((1, None)),
+                    flaming: has("flaming_arrows").then_some(None),
                     moved: false,
                     attacked: false,
                     blocked: false,
@@ -127,6 +134,8 @@ impl Start {
                     called_rout: false,
                     shots: 0,
                     missed: None,
+                    may_step: false,
+                    stepped_from: None,
                     fought: Vec::new(),
                 }
             })
@@ -225,6 +234,7 @@ impl Battle {
 
     fn act(&mut self, f: usize) {
         self.take_up_testudo(f);
+        self.light_arrows(f);
         if self.fight(f) {
             return;
         }
@@ -240,6 +250,58 @@ impl Battle {
         }
         self.advance(f);
         self.fight(f);
+    }
+
+    fn lit(&self, f: usize) -> bool {
+        matches!(self.figs[f].flaming, Some(Some(t)) if t == self.turn)
+    }
+
+    /// policy.rhai `light_arrows`: when the nearest enemy in range stands within reach of a
+    /// man of his own side, so that a hit kills two.
+    fn light_arrows(&mut self, f: usize) {
+        if self.figs[f].flaming.is_none() || self.lit(f) {
+            return;
+        }
+        let (Some((range, _)), Some(t)) = (self.figs[f].bow, self.field.nearest_enemy(f)) else {
+            return;
+        };
+        if !at_most(self.field.edge_distance(f, t), range) {
+            return;
+        }
+        let side = self.figs[t].side;
+        if self
+            .field
+            .within_of(t, REACH)
+            .into_iter()
+            .any(|o| self.figs[o].side == side)
+        {
+            self.figs[f].flaming = Some(Some(self.turn));
+        }
+    }
+
+    /// missiles.rhai `next_victim`: the man of the target's side, in play, that the archer
+    /// could have shot, nearest the target by base edges (the first in order on a tie).
+    fn next_victim(&self, f: usize, t: usize, range: f64) -> Option<usize> {
+        let mut best: Option<(f64, usize)> = None;
+        for o in 0..self.figs.len() {
+            if o == t
+                || !self.in_play(o)
+                || self.figs[o].side != self.figs[t].side
+                || self.figs[o].wall
+            {
+                continue;
+            }
+            if !at_most(self.field.edge_distance(f, o), range)
+                || self.field.sight(self.pos(f), self.pos(o), false, &[]) != Sight::Clear
+            {
+                continue;
+            }
+            let gap = self.field.edge_distance(t, o);
+            if best.is_none_or(|(b, _)| !at_least(gap, b)) {
+                best = Some((gap, o));
+            }
+        }
+        best.map(|(_, o)| o)
     }
 
     fn take_up_testudo(&mut self, f: usize) {
@@ -287,11 +349,14 @@ impl Battle {
             if !self.in_play(f) || self.figs[f].blocked {
                 break;
             }
-            // A kill chain reaches only men within reach of the place of the kill, where
-            // the killer still stands: the policy never steps.
+            // After a kill the next man must be within reach of where the killer stands, and
+            // he steps forward to reach him (policy.rhai `step_towards`).
             let Some(t) = self.weakest_in_reach(f) else {
                 break;
             };
+            if self.figs[f].may_step && !self.step_towards(f, t) {
+                break;
+            }
             if let Some((uses, _)) = self.figs[f].berserker
                 && uses > 0
             {
@@ -310,6 +375,48 @@ impl Battle {
             }
         }
         fought
+    }
+
+    /// The policy's step after a kill: towards the target, as far as 0.9 of the gap (at most
+    /// the reach), else half that, else a quarter; none when the two already touch.
+    fn step_towards(&mut self, f: usize, t: usize) -> bool {
+        let gap = self.field.edge_distance(f, t);
+        if at_most(gap, 0.0) {
+            return true;
+        }
+        let first = (gap * 0.9).min(REACH);
+        let (p, tp) = (self.pos(f), self.pos(t));
+        for length in [first, first * 0.5, first * 0.25] {
+            let to = scatter(p, p.bearing_to(tp), length);
+            if self.field.on_table(to) && self.step(f, to) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// rules.rhai `step`: within the reach, on the table, onto free ground, and nearer an
+    /// enemy within the reach.
+    fn step(&mut self, f: usize, to: Point) -> bool {
+        let p = self.pos(f);
+        if !self.figs[f].may_step || !at_most(p.distance(to), REACH) || !self.field.on_table(to) {
+            return false;
+        }
+        if !self.field.overlapping_at(f, to).is_empty() {
+            return false;
+        }
+        let forward = self
+            .field
+            .enemies_within(f, REACH)
+            .into_iter()
+            .any(|e| self.field.edge_distance_at(f, to, e) < self.field.edge_distance(f, e));
+        if !forward {
+            return false;
+        }
+        self.figs[f].may_step = false;
+        self.figs[f].stepped_from = Some(p);
+        self.field.get_mut(f).unwrap().pos = to;
+        true
     }
 
     fn berserk(&self, f: usize) -> bool {
@@ -334,6 +441,15 @@ impl Battle {
         }
         if !at_most(self.field.edge_distance(a, d), REACH) {
             return false;
+        }
+        if self.figs[a].may_step && !at_most(self.field.edge_distance(a, d), 0.0) {
+            return false;
+        }
+        if let Some(killed_at) = self.figs[a].stepped_from {
+            let gap = self.field.edge_distance_at(a, killed_at, d);
+            if !at_most(gap, REACH) || self.field.edge_distance(a, d) >= gap {
+                return false;
+            }
         }
         if self.field.sight(self.pos(a), self.pos(d), true, &[a, d]) != Sight::Clear {
             return false;
@@ -361,9 +477,13 @@ impl Battle {
             if !self.berserk(d) {
                 self.field.get_mut(d).unwrap().in_play = false;
                 self.figs[a].missed = None;
+                self.figs[a].may_step = true;
+                self.figs[a].stepped_from = None;
             } else {
                 self.figs[a].blocked = true;
             }
+        } else if self.figs[d].routed {
+            // A routing man who wins stops no one (P-117).
         } else {
             let misses = self.figs[a].missed.map_or(0, |(_, n)| n) + 1;
             let allowed = if self.berserk(a) { 3 } else { 1 };
@@ -409,6 +529,7 @@ impl Battle {
 
     fn shoot_all(&mut self, f: usize) -> bool {
         let (range, shots) = self.figs[f].bow.unwrap();
+        let shots = if self.lit(f) { 1 } else { shots };
         let mut shot = false;
         for _ in 0..shots {
             let Some(t) = self.field.nearest_enemy(f) else {
@@ -439,7 +560,17 @@ impl Battle {
             let shielded = testudo && in_arc(tf, tp, sp, 45.0);
             shot = true;
             if x >= y && !shielded && !self.berserk(t) {
+                let second = if self.lit(f) {
+                    self.next_victim(f, t, range)
+                } else {
+                    None
+                };
                 self.field.get_mut(t).unwrap().in_play = false;
+                if let Some(o) = second
+                    && !self.berserk(o)
+                {
+                    self.field.get_mut(o).unwrap().in_play = false;
+                }
             } else {
                 // A miss, or a hit that kills no one, blocks the archer: no second arrow.
                 self.figs[f].missed = None;
@@ -539,6 +670,8 @@ impl Battle {
             f.attacked = false;
             f.blocked = false;
             f.missed = None;
+            f.may_step = false;
+            f.stepped_from = None;
             f.fought.clear();
             f.called_rout = false;
             f.shots = 0;
