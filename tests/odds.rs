@@ -492,6 +492,42 @@ fn a_deck_never_shuffled_is_drawn_from_the_top() {
     assert_eq!(exact_chance(&odds, "viking_1 ace"), "1/1");
 }
 
+// An estimate's runs draw cards at random from a shuffled pile, as its dice are fresh: each run
+// once drew the card on top of the game's own pile, so every run came out the same (100%, one
+// result) whatever the odds. Nine cards in thirteen pass.
+#[test]
+fn an_estimates_runs_draw_fresh_cards_from_a_shuffled_pile() {
+    let (_ws, mut session) = session_with_rule(FLIPS);
+    let _ = session
+        .eval("t", "new_deck(\"orders\", \"standard\").shuffle();")
+        .unwrap();
+    let pile = session.state().decks["orders"].clone();
+    let budget = sandtable::analysis::action_odds::OddsBudget {
+        branches: 10,
+        runs: 400,
+        seed: 2,
+    };
+    let odds =
+        sandtable::analysis::action_odds::action_odds(&mut session, "flip_check", budget).unwrap();
+    assert!(odds.estimated_because.is_some(), "{odds:?}");
+    assert_eq!(odds.outcomes.len(), 2, "{odds:?}");
+    let (_, chance) = odds
+        .outcomes
+        .iter()
+        .find(|(what, _)| what.contains("viking_1 passed"))
+        .unwrap();
+    let sandtable::analysis::action_odds::Chance::Estimate { p, plus_minus } = *chance else {
+        panic!("expected an estimate")
+    };
+    let exact = 9.0 / 13.0;
+    assert!(
+        (p - exact).abs() < plus_minus * 2.05,
+        "{p} ± {plus_minus} vs {exact}"
+    );
+    // The game's own pile is as it was.
+    assert_eq!(session.state().decks["orders"], pile);
+}
+
 // A script that looks at a shuffled pile's order knows more than the walk can: an estimate.
 #[test]
 fn peeking_at_a_shuffled_pile_gives_an_estimate() {

@@ -124,6 +124,38 @@ fn a_figure_moves_only_in_its_own_sub_phase() {
     );
 }
 
+// S-26 "2. Men, artillery and mixed units": a unit of horses and men moves, all of it, in the
+// second sub-phase; the cavalry officer of a unit of riflemen is revealed and rides with them
+// there, not alone in the horses' sub-phase.
+#[test]
+fn a_unit_of_mixed_kinds_moves_all_of_it_in_the_second_sub_phase() {
+    let b = vec![
+        in_unit("capt", "cavalry_officer", 10.0, 4.0, ""),
+        in_unit("pte_1", "rifleman", 12.0, 4.0, ""),
+        in_unit("pte_2", "rifleman", 8.0, 4.0, ""),
+    ];
+    let z = warrior_at(12.0, 20.0);
+    let lines = orders_then(
+        &["capt forward_march"],
+        &["reveal capt", "move capt 10 8", "move pte_1 12 7", "move pte_2 8 7"],
+    );
+    let out = game(&b, &z, &["2H", "3S"]).play_ok(1, &lines);
+    let text = transcript(&out);
+    assert!(
+        after(&out, "reveal capt").starts_with("movement: men, artillery and mixed units")
+            || text.contains("movement: men, artillery and mixed units: card 2"),
+        "{text}"
+    );
+    assert!(!text.contains("movement: horses and motorcycles:"), "{text}");
+    for line in [
+        "capt moves 4\" from (10, 4) to (10, 8)",
+        "pte_1 moves 3\" from (12, 4) to (12, 7)",
+        "pte_2 moves 3\" from (8, 4) to (8, 7)",
+    ] {
+        assert!(text.contains(line), "{line} not in {text}");
+    }
+}
+
 // Guards the default for the empty terrain rules of 5.1: woods and steep hills halve a move,
 // so every inch in them costs two.
 #[test]

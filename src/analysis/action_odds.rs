@@ -21,7 +21,8 @@
 //! pile's order (`peek`), or when they draw on the generator for something other than dice
 //! and cards (scatter), exact enumeration is impossible or too slow: the action is then
 //! played `runs` times on seeded streams and the result is a Monte Carlo estimate with a 95%
-//! interval.
+//! interval. Each run shuffles every shuffled pile again from its own stream before it plays,
+//! so its cards are as fresh as its dice.
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -398,6 +399,9 @@ fn estimate(
     for run in 0..runs {
         let outcome = session.hypothetically(|s| {
             s.set_rng(GameRng::for_run(budget.seed, run));
+            // Fresh cards as well as fresh dice: a shuffled pile's order in memory is the
+            // game's own, the same every run.
+            s.reshuffle_hidden_piles();
             play(s, line)
         });
         let outcome = match outcome {

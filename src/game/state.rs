@@ -949,6 +949,26 @@ impl GameState {
         }
     }
 
+    /// Shuffles again, from the generator and without logging, the draw pile of every deck
+    /// whose order is hidden (shuffled at some time, [`Deck::in_order`] false), so that a Monte
+    /// Carlo run on its own generator draws cards at random rather than the cards this game's
+    /// pile happens to hold on top. A deck in a known order keeps it.
+    pub fn reshuffle_hidden_piles(&mut self) {
+        let hidden: Vec<String> = self
+            .decks
+            .iter()
+            .filter(|(_, d)| !d.in_order())
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in hidden {
+            self.save_deck(&name);
+            let GameState { decks, rng, .. } = self;
+            if let Some(deck) = decks.get_mut(&name) {
+                deck.shuffle(rng);
+            }
+        }
+    }
+
     /// Shuffles a deck's draw pile.
     pub fn shuffle(&mut self, name: &str) -> Result<(), StateError> {
         self.deck(name)?;

@@ -1746,6 +1746,12 @@ impl Session {
         self.state.borrow_mut().rng = rng;
     }
 
+    /// Shuffles the hidden order of every shuffled deck's pile from the generator
+    /// ([`GameState::reshuffle_hidden_piles`]): a Monte Carlo run's fresh cards.
+    pub fn reshuffle_hidden_piles(&mut self) {
+        self.state.borrow_mut().reshuffle_hidden_piles();
+    }
+
     /// A copy of the game's state (for undo, saves and benchmarks).
     pub fn snapshot(&self) -> GameState {
         self.state.borrow().clone()
