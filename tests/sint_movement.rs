@@ -137,7 +137,12 @@ fn a_unit_of_mixed_kinds_moves_all_of_it_in_the_second_sub_phase() {
     let z = warrior_at(12.0, 20.0);
     let lines = orders_then(
         &["capt forward_march"],
-        &["reveal capt", "move capt 10 8", "move pte_1 12 7", "move pte_2 8 7"],
+        &[
+            "reveal capt",
+            "move capt 10 8",
+            "move pte_1 12 7",
+            "move pte_2 8 7",
+        ],
     );
     let out = game(&b, &z, &["2H", "3S"]).play_ok(1, &lines);
     let text = transcript(&out);
@@ -146,7 +151,10 @@ fn a_unit_of_mixed_kinds_moves_all_of_it_in_the_second_sub_phase() {
             || text.contains("movement: men, artillery and mixed units: card 2"),
         "{text}"
     );
-    assert!(!text.contains("movement: horses and motorcycles:"), "{text}");
+    assert!(
+        !text.contains("movement: horses and motorcycles:"),
+        "{text}"
+    );
     for line in [
         "capt moves 4\" from (10, 4) to (10, 8)",
         "pte_1 moves 3\" from (12, 4) to (12, 7)",
