@@ -951,12 +951,12 @@ fn the_odds_of_a_fight_with_a_chain_of_checks_are_estimated_without_a_walk() {
         .join("scenarios/sint_rorkes_drift_patrol.yaml");
     let scenario = sandtable::game::scenario::Scenario::load(&project, &path).unwrap();
     let mut session = sandtable::session::Session::new(&project, scenario, 7).unwrap();
-    session
+    let _ = session
         .eval(
             "<test>",
             "unit(\"right_4\").move_to(point(unit(\"private_3\").x, unit(\"private_3\").y + 1.0)); set_phase(\"melee\");",
         )
-        .unwrap();
+        .expect("the set-up runs");
     let budget = OddsBudget {
         runs: 1000,
         ..OddsBudget::for_game(&session)
