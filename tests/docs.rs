@@ -449,19 +449,6 @@ fn the_prompt_guides_reload_message_is_what_reload_prints() {
     assert!(shown > 0, "docs/prompt.md shows no reload");
 }
 
-/// `n` written with a comma between thousands, as the docs write numbers: `10,000`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 // Guards the limits the README and the prompt guide state in their prose: each is the
 // number in `src/limits.rs` (docs/security.md lists every one, with its test).
 #[test]
@@ -471,17 +458,20 @@ fn the_limits_the_readme_and_the_prompt_guide_state_are_the_programs() {
     let stated = [
         (
             "README.md",
-            format!("At most {} dice in one roll", thousands(MAX_DICE.into())),
+            format!(
+                "At most {} dice in one roll",
+                common::with_commas(MAX_DICE.into())
+            ),
         ),
         (
             "README.md",
-            format!("1 to {}\nsides", thousands(MAX_SIDES.into())),
+            format!("1 to {}\nsides", common::with_commas(MAX_SIDES.into())),
         ),
         (
             "README.md",
             format!(
                 "at most {} changes and log entries",
-                thousands(MAX_RECORDS_PER_ACTION as u64)
+                common::with_commas((MAX_RECORDS_PER_ACTION as u64) as u128)
             ),
         ),
         (
@@ -493,14 +483,14 @@ fn the_limits_the_readme_and_the_prompt_guide_state_are_the_programs() {
             format!(
                 "One entry is at most {} ({} bytes)",
                 mib(MAX_SCRIPT_BYTES),
-                thousands(MAX_SCRIPT_BYTES as u64)
+                common::with_commas((MAX_SCRIPT_BYTES as u64) as u128)
             ),
         ),
         (
             "docs/prompt.md",
             format!(
                 "keeps at most {} functions, and the entries that define them add up to at most {}",
-                thousands(MAX_PROMPT_FUNCTIONS as u64),
+                common::with_commas((MAX_PROMPT_FUNCTIONS as u64) as u128),
                 mib(MAX_PROMPT_FUNCTION_BYTES)
             ),
         ),

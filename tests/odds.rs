@@ -771,19 +771,6 @@ fn odds_of_a_fight_say_the_loser_gave_ground() {
     assert!(printed.contains("pte moved 1\""), "{printed}");
 }
 
-/// A whole number as docs/odds.md writes it: `10,000,000`.
-fn with_commas(n: u128) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 // docs/odds.md did not list the limits that apply to odds. Its table of limits is the
 // program's: each named row's value is the constant's, every limit of the dice and odds part
 // of `src/limits.rs` has a row, and the numbers the prose quotes are the constants too.
@@ -822,7 +809,7 @@ fn the_limits_in_docs_odds_md_are_the_programs() {
         let Some(&(_, n)) = constants.iter().find(|(c, _)| *c == name) else {
             panic!("docs/odds.md names `{name}`, which the test does not know: {line}");
         };
-        assert_eq!(value, with_commas(n), "docs/odds.md: {line}");
+        assert_eq!(value, common::with_commas(n), "docs/odds.md: {line}");
         rows += 1;
     }
     assert_eq!(rows, constants.len(), "one row a limit:\n{table}");
@@ -844,29 +831,32 @@ fn the_limits_in_docs_odds_md_are_the_programs() {
     for said in [
         format!(
             "more dice than a roll may ({})",
-            with_commas(MAX_TOTAL_DICE as u128)
+            common::with_commas(MAX_TOTAL_DICE as u128)
         ),
-        format!("more than {} steps", with_commas(u128::from(MAX_WORK))),
+        format!(
+            "more than {} steps",
+            common::with_commas(u128::from(MAX_WORK))
+        ),
         format!(
             "more than {} branches, when one branch rolls more than {MAX_BRANCH_DICE} dice",
-            with_commas(u128::from(MAX_BRANCHES))
+            common::with_commas(u128::from(MAX_BRANCHES))
         ),
         format!(
             "action {} times on seeded streams",
-            with_commas(u128::from(ESTIMATE_RUNS))
+            common::with_commas(u128::from(ESTIMATE_RUNS))
         ),
         format!("`!` alone means {DEFAULT_EXPLODE_CAP}"),
         format!("makes {PROBES} seeded trial runs"),
         format!(
             "When {PROBES_FAR} of them find more than {}",
-            with_commas(PROBE_MARGIN)
+            common::with_commas(PROBE_MARGIN)
         ),
         format!("far more than {MAX_BRANCHES} branches of dice and cards (seen in {PROBES} trial"),
         format!(
             "playing {} branches first",
-            with_commas(u128::from(MAX_BRANCHES))
+            common::with_commas(u128::from(MAX_BRANCHES))
         ),
-        format!("under one in {}", with_commas(PROBE_MARGIN)),
+        format!("under one in {}", common::with_commas(PROBE_MARGIN)),
     ] {
         let prose = docs.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(prose.contains(&said), "docs/odds.md does not say {said:?}");

@@ -380,3 +380,16 @@ pub fn event_kinds(events: &[serde_json::Value]) -> Vec<String> {
         .map(|e| e["event"].as_str().unwrap_or("<none>").to_string())
         .collect()
 }
+
+/// A whole number as the docs write it, with a comma between thousands: `10,000,000`.
+pub fn with_commas(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
