@@ -591,3 +591,257 @@ fn damaged_journal_line_is_named_and_the_session_stops_there() {
     again.expect_code(0).stdout_has(&["2 lines replayed"]);
     assert!(again.stderr.is_empty(), "{}", again.stderr);
 }
+
+/// Panics unless standard error holds `needle`, however miette wrapped it (a long path may
+/// be broken anywhere): spaces and continuation bars are left out of both.
+#[track_caller]
+fn says(out: &common::Output, needle: &str) {
+    let bare = |t: &str| -> String {
+        t.chars()
+            .filter(|c| !c.is_whitespace() && *c != '│')
+            .collect()
+    };
+    assert!(
+        bare(&out.stderr).contains(&bare(needle)),
+        "stderr lacks {needle:?}\n--- stderr ---\n{}\n--- stdout ---\n{}",
+        out.stderr,
+        out.stdout
+    );
+}
+
+/// A copy of this project in `ws/proj` (its scripts and scenarios), to plant links in; its
+/// path as a string.
+fn project_copy(ws: &Workspace) -> String {
+    let proj = ws.path().join("proj");
+    copy_dir(&common::project().join("scripts"), &proj.join("scripts"));
+    copy_dir(
+        &common::project().join("scenarios"),
+        &proj.join("scenarios"),
+    );
+    proj.to_str().expect("utf-8").to_string()
+}
+
+/// The default scenario of `ruleset` (the default one's table, under another ruleset's name),
+/// written as `proj/scenarios/NAME.yaml`.
+fn scenario_of(ws: &Workspace, name: &str, ruleset: &str) {
+    let text = default_scenario().replace("ruleset: playmobil", &format!("ruleset: {ruleset}"));
+    ws.write(&format!("proj/scenarios/{name}.yaml"), &text);
+}
+
+/// Runs the binary on the project `proj` in `ws`.
+fn in_project(ws: &Workspace, proj: &str, args: &[&str], stdin: Option<&str>) -> common::Output {
+    let mut all = vec!["--project", proj];
+    all.extend_from_slice(args);
+    common::run_binary(ws.path(), &all, stdin)
+}
+
+/// Every way a ruleset is looked up or loaded (`play` of its scenario, `check` of that
+/// scenario and of the package, `hooks`, `list`, `schema`) refuses `link` (under `proj/`) as
+/// a link that leads outside the project, and shows nothing of what it leads to.
+#[cfg(unix)]
+#[track_caller]
+fn every_ruleset_entry_refuses(ws: &Workspace, proj: &str, ruleset: &str, link: &str) {
+    let expect = format!(
+        "`{proj}/{link}` is a link that leads outside the project `{proj}`; it was not read"
+    );
+    let runs: [(&[&str], Option<&str>); 4] = [
+        (&["play", "evil", "--seed", SEED], Some("roll 1d6\n")),
+        (&["check", "evil"], None),
+        (&["hooks", ruleset], None),
+        (&["schema", "scenario"], None),
+    ];
+    for (args, stdin) in runs {
+        let out = in_project(ws, proj, args, stdin);
+        out.expect_code(1);
+        says(&out, &expect);
+        never_shows_the_secret(&out);
+    }
+    let package = format!("{proj}/scripts/rulesets/{ruleset}");
+    let out = in_project(ws, proj, &["check", &package], None);
+    out.no_panic();
+    assert_ne!(out.code, 0, "{}", out.stdout);
+    never_shows_the_secret(&out);
+    let out = in_project(ws, proj, &["list"], None);
+    out.expect_code(0).stdout_has(&[ruleset]);
+    never_shows_the_secret(&out);
+    // The shipped game plays on beside it.
+    in_project(ws, proj, &["play", "--seed", SEED], Some("roll 1d6\n"))
+        .expect_code(0)
+        .stdout_has(&["> roll 1d6\n  1d6: ["]);
+}
+
+/// A copy of the `playmobil` package outside the project, whose `ruleset.yaml` and first
+/// script are [`SECRET`] (so that reading either shows it in a diagnostic).
+fn package_outside() -> Workspace {
+    let out = Workspace::new();
+    copy_dir(
+        &common::project().join("scripts/rulesets/playmobil"),
+        &out.path().join("pkg"),
+    );
+    out.write("pkg/ruleset.yaml", SECRET);
+    out.write("secret.yaml", SECRET);
+    out.write("secret.rhai", SECRET);
+    out
+}
+
+// Guards a ruleset's `ruleset.yaml` that is a link out of the project: it was read and its
+// lines shown in the YAML error (`ln -s /etc/passwd scripts/rulesets/evil/ruleset.yaml`).
+#[cfg(unix)]
+#[test]
+fn ruleset_yaml_linked_from_outside_the_project_is_refused_unread() {
+    let secret = package_outside();
+    let ws = Workspace::new();
+    let proj = project_copy(&ws);
+    copy_dir(
+        &common::project().join("scripts/rulesets/playmobil"),
+        &ws.path().join("proj/scripts/rulesets/evil"),
+    );
+    let yaml = ws.path().join("proj/scripts/rulesets/evil/ruleset.yaml");
+    std::fs::remove_file(&yaml).expect("removed");
+    symlink(&secret.path().join("secret.yaml"), &yaml);
+    scenario_of(&ws, "evil", "evil");
+    every_ruleset_entry_refuses(&ws, &proj, "evil", "scripts/rulesets/evil/ruleset.yaml");
+}
+
+// Guards a ruleset's folder that is a link out of the project: its `ruleset.yaml` and scripts
+// were read from wherever it led, and shown in diagnostics.
+#[cfg(unix)]
+#[test]
+fn ruleset_folder_linked_from_outside_the_project_is_refused_unread() {
+    let secret = package_outside();
+    let ws = Workspace::new();
+    let proj = project_copy(&ws);
+    symlink(
+        &secret.path().join("pkg"),
+        &ws.path().join("proj/scripts/rulesets/evil"),
+    );
+    scenario_of(&ws, "evil", "evil");
+    every_ruleset_entry_refuses(&ws, &proj, "evil", "scripts/rulesets/evil");
+}
+
+// Guards a ruleset's `abilities/` folder that is a link out of the project: the scripts there
+// were compiled as its abilities, and a syntax error showed their lines.
+#[cfg(unix)]
+#[test]
+fn abilities_folder_linked_from_outside_the_project_is_refused_unread() {
+    let secret = package_outside();
+    let ws = Workspace::new();
+    let proj = project_copy(&ws);
+    let package = ws.path().join("proj/scripts/rulesets/playmobil");
+    copy_dir(&package, &ws.path().join("proj/scripts/rulesets/evil"));
+    let abilities = ws.path().join("proj/scripts/rulesets/evil/abilities");
+    std::fs::remove_dir_all(&abilities).expect("removed");
+    symlink(secret.path(), &abilities);
+    scenario_of(&ws, "evil", "evil");
+    every_ruleset_entry_refuses(&ws, &proj, "evil", "scripts/rulesets/evil/abilities");
+}
+
+// Guards `scripts/shared/abilities` that is a link out of the project: a ruleset borrowing an
+// ability from it ran the script it led to.
+#[cfg(unix)]
+#[test]
+fn shared_abilities_folder_linked_from_outside_the_project_is_refused_unread() {
+    let secret = package_outside();
+    let ws = Workspace::new();
+    let proj = project_copy(&ws);
+    let package = ws.path().join("proj/scripts/rulesets/playmobil");
+    copy_dir(&package, &ws.path().join("proj/scripts/rulesets/evil"));
+    let yaml = ws.path().join("proj/scripts/rulesets/evil/ruleset.yaml");
+    let text = std::fs::read_to_string(&yaml).expect("ruleset.yaml");
+    std::fs::write(&yaml, format!("{text}\nshared_abilities: [secret]\n")).expect("written");
+    std::fs::create_dir_all(ws.path().join("proj/scripts/shared")).expect("a folder");
+    symlink(
+        secret.path(),
+        &ws.path().join("proj/scripts/shared/abilities"),
+    );
+    scenario_of(&ws, "evil", "evil");
+    every_ruleset_entry_refuses(&ws, &proj, "evil", "scripts/shared/abilities");
+}
+
+// Guards the project's own scenarios, found by a bare name (`play evil`) and listed by `list`:
+// `scenarios/evil.yaml` linked from outside was read and its lines shown in the YAML error.
+#[cfg(unix)]
+#[test]
+fn project_scenario_linked_from_outside_the_project_is_refused_unread() {
+    let secret = package_outside();
+    let ws = Workspace::new();
+    let proj = project_copy(&ws);
+    symlink(
+        &secret.path().join("secret.yaml"),
+        &ws.path().join("proj/scenarios/evil.yaml"),
+    );
+    let expect =
+        format!("`{proj}/scenarios/evil.yaml` is a link that leads outside the project `{proj}`");
+    for args in [
+        &["play", "evil"][..],
+        &["check", "evil"],
+        &["battle", "evil"],
+    ] {
+        let out = in_project(&ws, &proj, args, Some("roll 1d6\n"));
+        out.expect_code(1);
+        says(&out, &expect);
+        never_shows_the_secret(&out);
+    }
+    let out = in_project(&ws, &proj, &["list"], None);
+    out.expect_code(0).stdout_lacks("evil");
+    never_shows_the_secret(&out);
+    // The scenarios folder itself linked out: none of its scenarios is listed or found.
+    let ws = Workspace::new();
+    let proj = project_copy(&ws);
+    std::fs::remove_dir_all(ws.path().join("proj/scenarios")).expect("removed");
+    std::fs::create_dir(secret.path().join("scenarios")).expect("a folder");
+    std::fs::copy(
+        secret.path().join("secret.yaml"),
+        secret.path().join("scenarios/evil.yaml"),
+    )
+    .expect("a copy");
+    symlink(
+        &secret.path().join("scenarios"),
+        &ws.path().join("proj/scenarios"),
+    );
+    let out = in_project(&ws, &proj, &["list"], None);
+    out.expect_code(0).stdout_lacks("evil");
+    never_shows_the_secret(&out);
+    let out = in_project(&ws, &proj, &["play", "evil"], Some("roll 1d6\n"));
+    out.expect_code(1);
+    never_shows_the_secret(&out);
+}
+
+// Guards that links which stay inside the project keep working: a ruleset folder that is a
+// link to another package of the project, an `abilities/` linked to another's, a scenario
+// linked to another.
+#[cfg(unix)]
+#[test]
+fn links_that_stay_inside_the_project_keep_working() {
+    let ws = Workspace::new();
+    let proj = project_copy(&ws);
+    let rulesets = ws.path().join("proj/scripts/rulesets");
+    symlink(Path::new("playmobil"), &rulesets.join("alias"));
+    copy_dir(&rulesets.join("playmobil"), &rulesets.join("twin"));
+    std::fs::remove_dir_all(rulesets.join("twin/abilities")).expect("removed");
+    symlink(
+        Path::new("../playmobil/abilities"),
+        &rulesets.join("twin/abilities"),
+    );
+    scenario_of(&ws, "alias", "alias");
+    scenario_of(&ws, "twin", "twin");
+    symlink(
+        Path::new("romans_vs_vikings.yaml"),
+        &ws.path().join("proj/scenarios/near.yaml"),
+    );
+    for name in ["alias", "twin", "near"] {
+        in_project(
+            &ws,
+            &proj,
+            &["play", name, "--seed", SEED],
+            Some("roll 1d6\n"),
+        )
+        .expect_code(0)
+        .stdout_has(&["> roll 1d6\n  1d6: ["]);
+        in_project(&ws, &proj, &["check", name], None).expect_code(0);
+    }
+    in_project(&ws, &proj, &["hooks", "twin"], None).expect_code(0);
+    in_project(&ws, &proj, &["list"], None)
+        .expect_code(0)
+        .stdout_has(&["alias", "twin", "near"]);
+}

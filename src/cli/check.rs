@@ -30,13 +30,19 @@ pub fn check(common: &Common, paths: &[PathBuf], scenario: Option<&Path>) -> Res
     let mut outside = Vec::new();
     for p in paths {
         // From the current folder, then the project, or a scenario's bare name.
-        let Ok(p) = project.find_scenario(p) else {
-            return Err(Error::Usage(format!(
-                "`{}` does not exist, here or in the project `{}`",
-                p.display(),
-                project.root().display()
-            )));
+        let p = match project.find_scenario(p) {
+            Ok(p) => p,
+            // Not found: a usage error. Found but refused (a link out of the project): why.
+            Err(Error::Io { .. }) => {
+                return Err(Error::Usage(format!(
+                    "`{}` does not exist, here or in the project `{}`",
+                    p.display(),
+                    project.root().display()
+                )));
+            }
+            Err(refused) => return Err(refused),
         };
+        project.hold_named(&p)?;
         let found = crate::game::project::walk_rule_files(&p);
         files.extend(found.files);
         outside.extend(found.outside);
@@ -316,8 +322,9 @@ fn check_file_as(
         return check_house_rule(project, file, &ast, scenario);
     }
     if file.file_name().is_some_and(|n| n == "ruleset.yaml") {
-        // Absolute, so that `check ruleset.yaml` inside the ruleset's folder knows its name.
-        let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+        // Absolute, so that `check ruleset.yaml` inside the ruleset's folder knows its name;
+        // as written, so that a link does not take the name from where it leads.
+        let file = crate::game::confine::as_written(file).unwrap_or_else(|| file.to_path_buf());
         let dir = crate::game::project::folder_of(&file);
         let id = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         let project = Project::at(
@@ -455,15 +462,8 @@ fn scenario_for(project: &Project, ast: &rhai::AST) -> Result<PathBuf, Error> {
     if of_ruleset(&default) {
         return Ok(default);
     }
-    let mut scenarios: Vec<PathBuf> = std::fs::read_dir(project.root().join("scenarios"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    scenarios.sort();
-    scenarios
+    project
+        .scenarios()
         .into_iter()
         .find(|p| of_ruleset(p))
         .ok_or_else(|| {

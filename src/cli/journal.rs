@@ -608,7 +608,9 @@ impl Check {
                     format!("a link that leads outside the project `{root}`")
                 }
                 Refused::Missing(_) => format!("which is not in the project `{root}`"),
-                Refused::NotAFile { kind, .. } => format!("which is {kind}, not a file"),
+                Refused::NotAFile { kind, .. } | Refused::NotAFolder { kind, .. } => {
+                    format!("which is {kind}, not a file")
+                }
             };
             Error::NotRead(Box::new(Error::other(
                 format!(

@@ -33,7 +33,10 @@ pub fn list(common: &Common) -> Result<u8, Error> {
         .rulesets()
         .into_iter()
         .map(|name| {
-            let heading = heading(&project.ruleset_dir(&name).join("ruleset.yaml"));
+            let yaml = std::path::Path::new("scripts/rulesets")
+                .join(&name)
+                .join("ruleset.yaml");
+            let heading = project.file(&yaml).and_then(|path| heading(&path));
             (name, heading)
         })
         .collect();

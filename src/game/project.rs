@@ -15,6 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
+use crate::game::confine::{self, Refused};
 
 /// The default scenario, relative to the project root.
 pub const DEFAULT_SCENARIO: &str = "scenarios/romans_vs_vikings.yaml";
@@ -97,7 +98,7 @@ impl Project {
                 return Ok(in_project);
             }
             if let Some(name) = bare_name(typed) {
-                let dir = self.scenarios_dir();
+                let dir = Path::new("scenarios");
                 let named = if has_yaml_extension(name) {
                     vec![dir.join(name)]
                 } else {
@@ -106,8 +107,16 @@ impl Project {
                         dir.join(format!("{name}.yml")),
                     ]
                 };
-                if let Some(found) = named.into_iter().find(|p| p.is_file()) {
-                    return Ok(found);
+                // The project's own scenarios are files of the project: a link out of it
+                // is refused, not followed.
+                for rel in named {
+                    match confine::inside(&self.root, &rel) {
+                        Ok(_) => return Ok(self.root.join(rel)),
+                        Err(refused @ Refused::Outside { .. }) => {
+                            return Err(self.refused(refused));
+                        }
+                        Err(_) => {}
+                    }
                 }
             }
         }
@@ -152,21 +161,19 @@ impl Project {
         self.root.join("scenarios")
     }
 
-    /// The project's scenario files (`scenarios/*.yaml` and `*.yml`, not below), sorted.
+    /// The project's scenario files (`scenarios/*.yaml` and `*.yml`, not below), sorted;
+    /// each a file of the project by [`confine::inside`] (a link out is left out, unread).
     pub fn scenarios(&self) -> Vec<PathBuf> {
-        let mut found: Vec<PathBuf> = std::fs::read_dir(self.scenarios_dir())
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(has_yaml_extension)
-            })
-            .collect();
-        found.sort();
-        found
+        let dir = Path::new("scenarios");
+        if confine::folder_inside(&self.root, dir).is_err() {
+            return Vec::new();
+        }
+        names_in(&self.root.join(dir), |name| {
+            has_yaml_extension(name) && confine::inside(&self.root, &dir.join(name)).is_ok()
+        })
+        .into_iter()
+        .map(|name| self.scenarios_dir().join(name))
+        .collect()
     }
 
     /// The project folder.
@@ -195,11 +202,72 @@ impl Project {
         self.root.join(DEFAULT_SCENARIO)
     }
 
-    /// The names of the rulesets (folders under `scripts/rulesets/` with a `ruleset.yaml`).
+    /// The names of the rulesets: folders under `scripts/rulesets/` with a `ruleset.yaml`,
+    /// and links there that lead out of the project (listed, so that loading one says why it
+    /// is refused; nothing behind such a link is looked at).
     pub fn rulesets(&self) -> Vec<String> {
-        names_in(&self.scripts_dir().join("rulesets"), |p| {
-            p.join("ruleset.yaml").is_file()
+        let rulesets = Path::new("scripts/rulesets");
+        if confine::folder_inside(&self.root, rulesets).is_err() {
+            return Vec::new();
+        }
+        names_in(&self.root.join(rulesets), |name| {
+            let yaml = rulesets.join(name).join("ruleset.yaml");
+            matches!(
+                confine::inside(&self.root, &yaml),
+                Ok(_) | Err(Refused::Outside { .. })
+            )
         })
+    }
+
+    /// The folder `rel` names in the project (`scripts/rulesets/NAME`), held to
+    /// [`confine::folder_inside`]: `None` if there is none, an error if it is a link that
+    /// leads out of the project or not a folder.
+    pub fn folder(&self, rel: &Path) -> Result<Option<PathBuf>, Error> {
+        match confine::folder_inside(&self.root, rel) {
+            Ok(_) => Ok(Some(self.root.join(rel))),
+            Err(Refused::Missing(_)) => Ok(None),
+            Err(refused) => Err(self.refused(refused)),
+        }
+    }
+
+    /// The file `rel` names in the project (`scripts/rulesets/NAME/ruleset.yaml`), held to
+    /// [`confine::inside`] under the project folder, every folder on its way included: the
+    /// path to read (as named, for messages), or why it may not be read.
+    pub fn file(&self, rel: &Path) -> Result<PathBuf, Error> {
+        match confine::inside(&self.root, rel) {
+            Ok(_) => Ok(self.root.join(rel)),
+            Err(refused) => Err(self.refused(refused)),
+        }
+    }
+
+    /// Refuses a path the player names (`check PATH`) that lies in the project as written
+    /// but leads out of it through a link on its way ([`confine::under`]); a path elsewhere
+    /// is theirs to name.
+    pub fn hold_named(&self, path: &Path) -> Result<(), Error> {
+        match confine::under(path, &self.root).map(|rel| confine::path_inside(&self.root, &rel)) {
+            Some(Err(refused @ Refused::Outside { .. })) => Err(self.refused(refused)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Why a path in the project was refused, as an error that names it.
+    fn refused(&self, refused: Refused) -> Error {
+        match refused {
+            Refused::Outside { file, .. } => Error::other(
+                format!(
+                    "`{}` is a link that leads outside the project `{}`; it was not read",
+                    file.display(),
+                    self.root.display()
+                ),
+                Some("copy what it links to into the project instead of linking to it".into()),
+            ),
+            Refused::Missing(path) => Error::Io {
+                action: "read",
+                path,
+                reason: std::io::Error::from(std::io::ErrorKind::NotFound),
+            },
+            other => Error::other(other.to_string(), None),
+        }
     }
 }
 
@@ -306,13 +374,14 @@ pub fn folder_of(path: &Path) -> PathBuf {
     }
 }
 
-fn names_in(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<String> {
+/// The names in a folder that `keep` keeps, sorted.
+fn names_in(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| keep(&e.path()))
         .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|name| keep(name))
         .collect();
     names.sort();
     names

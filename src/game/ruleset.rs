@@ -160,9 +160,23 @@ pub struct Ruleset {
 
 impl Ruleset {
     /// Loads `scripts/rulesets/<id>/ruleset.yaml`.
+    ///
+    /// Every folder and file of the package is a file of the project (`Project::folder`,
+    /// `Project::file`): the package's folder, its `ruleset.yaml`, its `abilities/` and
+    /// `scripts/shared/abilities/` may not be links that lead out of the project.
     pub fn load(project: &Project, id: &str) -> Result<Self, Error> {
+        let package = Path::new("scripts/rulesets").join(id);
+        if project.folder(&package)?.is_none() {
+            return Err(Error::other(
+                format!(
+                    "there is no ruleset `{id}` in `{}`",
+                    project.root().display()
+                ),
+                Some("`sandtable list` shows the rulesets at hand".into()),
+            ));
+        }
         let dir = project.ruleset_dir(id);
-        let path = dir.join("ruleset.yaml");
+        let path = project.file(&package.join("ruleset.yaml"))?;
         let text = read_file(&path)?;
         let name = path.display().to_string();
         let file: RulesetFile = yaml::parse(&name, &text)?;
@@ -201,14 +215,20 @@ impl Ruleset {
             )),
             other => Ok(other.is_ok()),
         };
-        for name in crate::game::project::script_names(&own) {
-            confined(&own, &format!("{name}.rhai"))?;
-            abilities.insert(name.clone(), own.join(format!("{name}.rhai")));
+        if project.folder(&package.join("abilities"))?.is_some() {
+            for name in crate::game::project::script_names(&own) {
+                confined(&own, &format!("{name}.rhai"))?;
+                abilities.insert(name.clone(), own.join(format!("{name}.rhai")));
+            }
         }
         let shared = project.shared_abilities_dir();
+        let shared_there = file.shared_abilities.is_empty()
+            || project
+                .folder(Path::new("scripts/shared/abilities"))?
+                .is_some();
         for name in &file.shared_abilities {
             let script = shared.join(format!("{name}.rhai"));
-            if !confined(&shared, &format!("{name}.rhai"))? {
+            if !shared_there || !confined(&shared, &format!("{name}.rhai"))? {
                 return Err(Error::other(
                     format!("{}: shared ability `{name}` does not exist", path.display()),
                     Some(format!(

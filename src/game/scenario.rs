@@ -1331,7 +1331,7 @@ impl Builder<'_> {
                         .into(),
                 ),
             ),
-            Err(Refused::NotAFile { kind, .. }) => (
+            Err(Refused::NotAFile { kind, .. } | Refused::NotAFolder { kind, .. }) => (
                 format!("house rule `{}` is {kind}, not a file", rule.value),
                 "not a file",
                 Some("a house rule is a `.rhai` script file".into()),
