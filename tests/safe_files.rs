@@ -845,3 +845,123 @@ fn links_that_stay_inside_the_project_keep_working() {
         .expect_code(0)
         .stdout_has(&["alias", "twin", "near"]);
 }
+
+/// `save` with `change` made to it, written as `bad.json` and opened: the refusal's words
+/// must hold `message`, and say where in the file.
+#[track_caller]
+fn refuses_changed_save(
+    ws: &Workspace,
+    save: &serde_json::Value,
+    change: impl FnOnce(&mut serde_json::Value),
+    message: &str,
+) {
+    let mut bad = save.clone();
+    change(&mut bad);
+    ws.write(
+        "bad.json",
+        &serde_json::to_string_pretty(&bad).expect("JSON"),
+    );
+    let out = ws.sandtable(&["play", "--open", "bad.json"], Some("roll 1d6\n"));
+    out.expect_code(1).stderr_has(&[message, "[bad.json:"]);
+}
+
+// Guards a save's decks: a save holding every card twice, or a card its deck never had, was
+// opened, and the game played on with cards that were never in it.
+#[test]
+fn save_with_cards_its_deck_never_had_is_refused_at_the_deck() {
+    let ws = Workspace::new();
+    ws.write(
+        "cards.yaml",
+        &format!(
+            "{}\ndecks:\n  orders:\n    cards: [AS, 2S, 3S]\n",
+            default_scenario()
+        ),
+    );
+    ws.sandtable(
+        &["play", "cards.yaml", "--seed", SEED],
+        Some("draw orders\n:save game.json\n"),
+    )
+    .expect_code(0)
+    .stdout_has(&["saved to game.json\n"]);
+    let text = std::fs::read_to_string(ws.path().join("game.json")).expect("the save");
+    let save: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    refuses_changed_save(
+        &ws,
+        &save,
+        |s| {
+            let pile = s["decks"]["orders"]["draw_pile"].clone();
+            s["decks"]["orders"]["discards"] = pile;
+        },
+        "more often than the scenario gives it",
+    );
+    refuses_changed_save(
+        &ws,
+        &save,
+        |s| s["decks"]["orders"]["draw_pile"][0] = "K♥".into(),
+        "the `orders` deck holds `K♥`, which is not one of its cards",
+    );
+    ws.sandtable(&["play", "--open", "game.json"], Some("draw orders\n"))
+        .expect_code(0)
+        .stdout_has(&["opened game.json: turn 1"]);
+}
+
+// Guards a save's abilities: a use of an ability named like a path (`../x`, `/etc/passwd`),
+// or of none the ruleset has, was opened and kept.
+#[test]
+fn save_naming_an_ability_the_ruleset_lacks_is_refused_at_its_name() {
+    let ws = Workspace::new();
+    let save = saved_game(&ws);
+    for ability in ["../x", "/etc/passwd", "testudp"] {
+        refuses_changed_save(
+            &ws,
+            &save,
+            |s| {
+                s["ability_uses"] = serde_json::json!([{
+                    "unit": "viking_1", "ability": ability,
+                    "used": 1, "last_used": 1, "active": false, "until": null,
+                }]);
+            },
+            &format!("unknown ability `{ability}`: the ruleset has no ability of that name"),
+        );
+    }
+    refuses_changed_save(
+        &ws,
+        &save,
+        |s| {
+            s["ability_uses"] = serde_json::json!([{
+                "unit": "nobody", "ability": "testudo",
+                "used": 1, "last_used": 1, "active": false, "until": null,
+            }]);
+        },
+        "the use of an ability names unknown unit `nobody`",
+    );
+}
+
+// Guards a save's phase: one the ruleset does not name was opened, and shown as the phase.
+#[test]
+fn save_in_a_phase_the_ruleset_does_not_name_is_refused_at_the_phase() {
+    let ws = Workspace::new();
+    ws.sandtable(
+        &["play", "sint_edgehill_lane", "--seed", SEED],
+        Some(":save game.json\n"),
+    )
+    .expect_code(0)
+    .stdout_has(&["saved to game.json\n"]);
+    let text = std::fs::read_to_string(ws.path().join("game.json")).expect("the save");
+    let save: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    refuses_changed_save(
+        &ws,
+        &save,
+        |s| s["phase"] = "shootin".into(),
+        "unknown phase `shootin`: the ruleset does not name it",
+    );
+    refuses_changed_save(
+        &ws,
+        &save,
+        |s| s["phase"] = "../../etc/passwd".into(),
+        "unknown phase `../../etc/passwd`",
+    );
+    ws.sandtable(&["play", "--open", "game.json"], Some("roll 1d6\n"))
+        .expect_code(0)
+        .stdout_has(&["opened game.json"]);
+}

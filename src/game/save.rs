@@ -27,10 +27,10 @@ use crate::game::confine::{self, Refused};
 use crate::game::event::Event;
 use crate::game::scenario::Scenario;
 use crate::game::state::GameState;
-use crate::host::cards::Deck;
+use crate::host::cards::{Card, Deck};
 use crate::host::rng::GameRng;
 use crate::host::unit::{Stat, Unit};
-use crate::limits::MAX_UNITS;
+use crate::limits::{MAX_DECK, MAX_UNITS};
 
 /// The version of the save format.
 pub const FORMAT: u32 = 1;
@@ -425,6 +425,31 @@ impl SavedGame {
                 return Err(at(&format!("game_stats.{stat}"), format!("game {e}"), None));
             }
         }
+        let phases = &scenario.ruleset.file.phases;
+        if !self.phase.is_empty() && !phases.is_empty() && !phases.contains_key(&self.phase) {
+            let ids = phases.keys().map(String::as_str);
+            return Err(at(
+                "phase",
+                format!(
+                    "unknown phase `{}`: the ruleset does not name it",
+                    self.phase
+                ),
+                Some(match crate::host::suggest::did_you_mean(&self.phase, ids) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!(
+                        "the ruleset's phases are: {}",
+                        phases.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                }),
+            ));
+        }
+        self.check_decks(scenario).map_err(|(deck, message)| {
+            at(
+                &format!("decks.{deck}"),
+                message,
+                Some("a save holds the cards its decks were made with, each once".into()),
+            )
+        })?;
         let mut seen = std::collections::BTreeSet::new();
         for (i, unit) in self.units.iter().enumerate() {
             let field = |f: &str| format!("units.{i}.{f}");
@@ -466,6 +491,92 @@ impl SavedGame {
                         format!("`{}`: {message}", unit.id),
                         help,
                     ));
+                }
+            }
+        }
+        let abilities = &scenario.ruleset.abilities;
+        for (i, used) in self.ability_uses.iter().enumerate() {
+            // An ability is one of the ruleset's by name: never a path (`../x`, `/etc/passwd`).
+            if !abilities.contains_key(&used.ability) {
+                let known = abilities.keys().map(String::as_str);
+                return Err(at(
+                    &format!("ability_uses.{i}.ability"),
+                    format!(
+                        "`{}`: unknown ability `{}`: the ruleset has no ability of that name",
+                        used.unit, used.ability
+                    ),
+                    crate::host::suggest::did_you_mean(&used.ability, known)
+                        .map(|s| format!("did you mean `{s}`?")),
+                ));
+            }
+            if !seen.contains(used.unit.as_str()) {
+                return Err(at(
+                    &format!("ability_uses.{i}.unit"),
+                    format!("the use of an ability names unknown unit `{}`", used.unit),
+                    None,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether each deck holds only cards it can hold: a deck of the scenario only the cards
+    /// the scenario gives it, each as often as there (so no card twice, none from elsewhere);
+    /// any deck at most [`MAX_DECK`] cards, and a deck a script made in the game no more than
+    /// the log says it was made with. Else the deck's name and what is wrong.
+    fn check_decks(&self, scenario: &Scenario) -> Result<(), (String, String)> {
+        for (name, deck) in &self.decks {
+            let held = deck.held().count();
+            if held > MAX_DECK {
+                return Err((
+                    name.clone(),
+                    format!(
+                        "the `{name}` deck holds {held} cards, and a deck holds at most {MAX_DECK}"
+                    ),
+                ));
+            }
+            // The deck as a script last made it, if one did (the log says so).
+            let made = self.log.iter().rev().find_map(|e| match e {
+                Event::NewDeck { deck, cards } if deck == name => Some(*cards),
+                _ => None,
+            });
+            if let Some(made) = made {
+                if held > made {
+                    return Err((
+                        name.clone(),
+                        format!(
+                            "the `{name}` deck holds {held} cards, but it was made with {made}"
+                        ),
+                    ));
+                }
+                continue;
+            }
+            let Some(plan) = scenario.decks.get(name) else {
+                continue;
+            };
+            let mut left: BTreeMap<Card, usize> = BTreeMap::new();
+            for card in plan.deck.held() {
+                *left.entry(*card).or_default() += 1;
+            }
+            for card in deck.held() {
+                match left.get_mut(card) {
+                    Some(n) if *n > 0 => *n -= 1,
+                    Some(_) => {
+                        return Err((
+                            name.clone(),
+                            format!(
+                                "the `{name}` deck holds `{card}` more often than the scenario gives it"
+                            ),
+                        ));
+                    }
+                    None => {
+                        return Err((
+                            name.clone(),
+                            format!(
+                                "the `{name}` deck holds `{card}`, which is not one of its cards"
+                            ),
+                        ));
+                    }
                 }
             }
         }

@@ -562,6 +562,20 @@ impl Deck {
     pub fn discards(&self) -> &[Card] {
         &self.discards
     }
+
+    /// The cards set aside by [`Deck::truncate_to`].
+    pub fn set_aside(&self) -> &[Card] {
+        &self.set_aside
+    }
+
+    /// Every card the deck holds: its draw pile, its discards and the cards set aside (not
+    /// those drawn and kept).
+    pub fn held(&self) -> impl Iterator<Item = &Card> {
+        self.draw_pile
+            .iter()
+            .chain(&self.discards)
+            .chain(&self.set_aside)
+    }
 }
 
 #[cfg(test)]
