@@ -271,6 +271,46 @@ fn manual_dice_are_asked_for_checked_and_logged() {
     ]);
 }
 
+// Guards the count of real dice typed: extra dice were dropped silently (`4 5` for one die
+// gave 4), and too few for all were taken as a start. An answer is one die or all of them;
+// any other count is refused, saying how many were asked, and asked again.
+#[test]
+fn manual_dice_of_the_wrong_count_are_refused_and_asked_again() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(":dice manual\nmelee viking_1 legionary_1\n4 5\n4\n2 6 1\n2 6\n"),
+    );
+    out.expect_code(0).stdout_has(&[
+        "`4 5` is 2 dice, and 1 was asked for; roll 1d6kh1 for viking_1 attacks with 1 die: a d6",
+        "`2 6 1` is 3 dice, and 2 were asked for (type one, or all 2); roll 2d6kh1 for legionary_1",
+        "  viking_1 attacks with 1 die: 1d6kh1 [4] = 4\n  legionary_1 defends with 2 dice: 2d6kh1 [~2, 6] = 6\n",
+    ]);
+}
+
+// Guards the count of real cards typed: `KD QS` for one card drew K♦ and dropped Q♠.
+#[test]
+fn manual_cards_of_the_wrong_count_are_refused_and_asked_again() {
+    let out = sandtable(
+        &["play", "--seed", "3"],
+        Some(concat!(
+            ":cards manual\n",
+            "new_deck(\"orders\", \"standard\").shuffle();\n",
+            "draw orders 1\n",
+            "KD QS\n",
+            "KD\n",
+            "draw orders 2\n",
+            "QS 2S 3S\n",
+            "QS 2S\n",
+        )),
+    );
+    out.expect_code(0).stdout_has(&[
+        "`KD QS` is 2 cards, and 1 was asked for; nothing was drawn; draw a card from the orders deck (52 in the pile)",
+        "  drew K♦ from the orders deck\n",
+        "`QS 2S 3S` is 3 cards, and 2 were asked for (type one, or all 2); nothing was drawn; draw card 1 of 2 from the orders deck (51 in the pile)",
+        "  drew Q♠ 2♠ from the orders deck\n",
+    ]);
+}
+
 // `:open` and `:load` dropped `:dice manual` and `:cards manual`: the players at the table
 // went on typing dice while the program rolled its own.
 #[test]
@@ -321,7 +361,7 @@ fn manual_cards_are_asked_for_checked_and_taken_from_the_pile() {
             "d.draw(2)\n",
             "QS 7H\n",
             "ZZ\n",
-            "3C\n",
+            "QS 3C\n",
             "d.peek()\n",
             "draw orders 1\n",
             "KD\n",
@@ -334,8 +374,9 @@ fn manual_cards_are_asked_for_checked_and_taken_from_the_pile() {
         "cards: manual. Draw your cards when asked and type what they are.\n",
         "draw a card from the orders deck (52 in the pile): a card such as 7H, QS, JOKER: 7h\n  drew 7♥ from the orders deck\n7♥\n",
         "draw card 1 of 2 from the orders deck (51 in the pile): a card such as 7H, QS, JOKER: QS 7H\n",
-        "`7♥` is not in the draw pile of the `orders` deck: drawn already, or not in this deck; draw card 2 of 2 from the orders deck (50 in the pile): a card such as 7H, QS, JOKER: ZZ\n",
-        "unknown card `ZZ`: write a rank (A, 2-10, J, Q, K) then a suit (S, H, D, C), or JOKER; draw card 2 of 2",
+        // An answer with a bad card changes nothing: Q♠ stays in the pile, asked again.
+        "`7♥` is not in the draw pile of the `orders` deck: drawn already, or not in this deck; nothing was drawn; draw card 1 of 2 from the orders deck (51 in the pile): a card such as 7H, QS, JOKER: ZZ\n",
+        "unknown card `ZZ`: write a rank (A, 2-10, J, Q, K) then a suit (S, H, D, C), or JOKER; draw card 1 of 2 from the orders deck (51 in the pile): a card such as 7H, QS, JOKER: QS 3C\n",
         "  drew Q♠ 3♣ from the orders deck\n",
         "draw a card from the orders deck (49 in the pile): a card such as 7H, QS, JOKER: KD\n  drew K♦ from the orders deck\n",
         "> print(d.count)\n48\n",

@@ -115,9 +115,33 @@ pub fn draw(
                         .filter(|w| !w.is_empty())
                         .map(Card::parse)
                         .collect();
+                    // An answer is taken whole or not at all: one card, or every card still
+                    // to draw, each in the pile as it stands.
+                    let left = n - i;
                     match cards {
-                        Ok(cards) if !cards.is_empty() => typed.extend(cards),
-                        Ok(_) => note = "no card was typed; ".into(),
+                        Ok(cards) if cards.is_empty() => note = "no card was typed; ".into(),
+                        Ok(cards) if cards.len() != 1 && cards.len() != left => {
+                            note = if left == 1 {
+                                format!(
+                                    "`{}` is {} cards, and 1 was asked for; nothing was drawn; ",
+                                    line.trim(),
+                                    cards.len()
+                                )
+                            } else {
+                                format!(
+                                    "`{}` is {} cards, and {left} were asked for (type one, or all {left}); nothing was drawn; ",
+                                    line.trim(),
+                                    cards.len()
+                                )
+                            };
+                        }
+                        Ok(cards) => {
+                            let mut pile = d.clone();
+                            match cards.iter().try_for_each(|c| pile.take(*c).map(|_| ())) {
+                                Ok(()) => typed.extend(cards),
+                                Err(e) => note = format!("{e}; nothing was drawn; "),
+                            }
+                        }
                         Err(e) => note = format!("{e}; "),
                     }
                 }

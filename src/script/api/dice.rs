@@ -80,11 +80,15 @@ impl DiceCache {
         let mut ended = false;
         let mut note = String::new();
         let what = why.map_or_else(|| text.to_string(), |w| format!("{text} for {w}"));
+        // The dice written and not yet given: an answer is one die, or all of these.
+        let written = expr.dice_count();
+        let mut given: u64 = 0;
         let mut face = |sides: u32| -> u32 {
             loop {
                 if let Some(v) = typed.front().copied() {
                     if (1..=sides).contains(&v) {
                         typed.pop_front();
+                        given += 1;
                         return v;
                     }
                     typed.clear();
@@ -95,12 +99,32 @@ impl DiceCache {
                 let prompt =
                     format!("{note}roll {what}: a d{sides} (or all the dice, space-separated): ");
                 note.clear();
+                let left = written.saturating_sub(given).max(1);
                 match ask(&prompt) {
                     None => ended = true,
                     Some(line) => {
                         let values: Option<Vec<u32>> =
                             line.split_whitespace().map(|w| w.parse().ok()).collect();
                         match values {
+                            Some(v)
+                                if v.len() > 1
+                                    && v.len() as u64 != left
+                                    && v.iter().all(|x| (1..=sides).contains(x)) =>
+                            {
+                                note = if left == 1 {
+                                    format!(
+                                        "`{}` is {} dice, and 1 was asked for; ",
+                                        line.trim(),
+                                        v.len()
+                                    )
+                                } else {
+                                    format!(
+                                        "`{}` is {} dice, and {left} were asked for (type one, or all {left}); ",
+                                        line.trim(),
+                                        v.len()
+                                    )
+                                }
+                            }
                             Some(v)
                                 if !v.is_empty() && v.iter().all(|x| (1..=sides).contains(x)) =>
                             {
