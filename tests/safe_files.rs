@@ -965,3 +965,53 @@ fn save_in_a_phase_the_ruleset_does_not_name_is_refused_at_the_phase() {
         .expect_code(0)
         .stdout_has(&["opened game.json"]);
 }
+
+// Guards the project's own folders: `scripts/` or `scenarios/` linked in from outside made
+// every ruleset unknown ("the rulesets are: ") or was read from wherever it led; now the
+// project is refused at once, naming the link.
+#[cfg(unix)]
+#[test]
+fn project_whose_scripts_or_scenarios_lead_outside_is_refused() {
+    let secret = package_outside();
+    for folder in ["scripts", "scripts/rulesets", "scenarios"] {
+        let ws = Workspace::new();
+        let proj = project_copy(&ws);
+        let there = ws.path().join("proj").join(folder);
+        let moved = secret.path().join(folder.replace('/', "_"));
+        std::fs::rename(&there, &moved).expect("moved");
+        symlink(&moved, &there);
+        let out = in_project(&ws, &proj, &["play", "--seed", SEED], Some("roll 1d6\n"));
+        out.expect_code(1);
+        says(
+            &out,
+            &format!("`{proj}/{folder}` is a link that leads outside the project `{proj}`"),
+        );
+    }
+}
+
+// Guards every component of a path a save names: `far/back/house.yaml`, where `far` leads out
+// and a link out there leads back in, was followed through the stranger's folder (its real
+// path lay inside, so it passed); each folder on the way is now held to the rule.
+#[cfg(unix)]
+#[test]
+fn save_naming_a_path_through_a_link_out_and_back_is_refused() {
+    let secret = outside();
+    let ws = Workspace::new();
+    let save = saved_game(&ws);
+    ws.write("games/house.yaml", &default_scenario());
+    symlink(secret.path(), &ws.path().join("far"));
+    symlink(&ws.path().join("games"), &secret.path().join("back"));
+    let mut bad = save.clone();
+    bad["scenario"] = "far/back/house.yaml".into();
+    ws.write("bad.json", &bad.to_string());
+    let out = ws.sandtable(&["play", "--open", "bad.json"], Some("roll 1d6\n"));
+    out.expect_code(1).stderr_has(&[
+        "the scenario `far/back/house.yaml`, a link that leads outside its folder; it was not read",
+    ]);
+    // Without the detour, the same scenario opens.
+    bad["scenario"] = "games/house.yaml".into();
+    ws.write("good.json", &bad.to_string());
+    ws.sandtable(&["play", "--open", "good.json"], Some("roll 1d6\n"))
+        .expect_code(0)
+        .stdout_has(&["opened good.json: turn 1"]);
+}

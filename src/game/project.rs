@@ -38,10 +38,16 @@ impl Project {
                 Some("point --project (or SANDTABLE_HOME) at a sandtable project folder".into()),
             ));
         }
-        Ok(Project {
+        let project = Project {
             root,
             shipped: false,
-        })
+        };
+        // Its folders are its own: `scripts/` (and the folders the rulesets and scenarios
+        // are in) linked in from elsewhere would make every package a stranger's.
+        for folder in ["scripts", "scripts/rulesets", "scenarios"] {
+            project.folder(Path::new(folder))?;
+        }
+        Ok(project)
     }
 
     /// The rulesets and scenarios shipped in the binary, unpacked under the data folder
