@@ -284,6 +284,13 @@ fn carry_out(
             result
         }
     };
+    // How a `:save` went, so that a replay fails where this one did.
+    if mode == Mode::Play
+        && command::is_save(entry)
+        && let Some(journal) = &feed.journal
+    {
+        journal.borrow_mut().record_saved(result.as_ref().err());
+    }
     let done = match result {
         Ok(Reply::Quit) => None,
         Ok(Reply::Dice(manual)) => {
@@ -388,6 +395,9 @@ fn replay_rules(session: &mut Session, item: Item, check: &mut Check, json: bool
         Item::Reload(changed) => reload_changed(session, changed, json, show, false),
         Item::Read { line, scripts } => check.compare(&scripts, Some(line)),
         Item::Opened { line, save } => session.expect_open(check.recorded(line, *save)),
+        Item::Saved { failed, .. } => {
+            session.expect_save(failed.map(|e| Error::Recorded(Box::new(e))));
+        }
         Item::Line(..) => {}
     }
 }
