@@ -400,3 +400,32 @@ fn a_killed_saves_temporary_file_is_removed_by_the_next_save() {
         .collect();
     assert_eq!(left.len(), 5, "{left:?}");
 }
+
+// A resumed game told the end of the battle again after its first line, though the session
+// had told it after the line that brought it: the replayed part never asked. Found by
+// `a_journal_replays_and_resumes_the_same_session` (seed 734, `end_turn`, `play_turn romans`).
+#[test]
+fn a_resumed_game_does_not_tell_the_end_of_the_battle_again() {
+    let project = common::project();
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path();
+    let played = run(
+        &project,
+        d,
+        d,
+        &["play", "--seed", "734"],
+        "end_turn\nplay_turn romans\n",
+    );
+    assert!(
+        played.stdout.contains("victory to Rome"),
+        "{}",
+        played.stdout
+    );
+    let resumed = run(&project, d, d, &["play", "--resume"], ":log 1\n");
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    assert!(
+        !resumed.stdout.contains("victory to Rome"),
+        "told again:\n{}",
+        resumed.stdout
+    );
+}

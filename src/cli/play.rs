@@ -192,14 +192,26 @@ fn resume_play(common: &Common, journal: Option<PathBuf>, eyes: Option<&str>) ->
                     session.hand_over_real_dice_and_cards(&mut opened);
                     session = opened;
                 }
-                Err(e @ Error::NotRead(_)) => report_error(&e, common.json),
-                Err(_) => {}
+                Err(e) => {
+                    if matches!(e, Error::NotRead(_)) {
+                        report_error(&e, common.json);
+                    }
+                    continue;
+                }
             },
             // The lines that failed were shown failing when they were played; a file the
             // journal names and may not be read is news.
-            Err(e @ Error::NotRead(_)) => report_error(&e, common.json),
-            _ => {}
+            Err(e) => {
+                if matches!(e, Error::NotRead(_)) {
+                    report_error(&e, common.json);
+                }
+                continue;
+            }
+            Ok(_) => {}
         }
+        // The end of the battle was told after the line that brought it, when it was played:
+        // asked again here as then, so that the resumed game does not tell it again.
+        let _ = session.end_not_yet_told();
     }
     // The replayed part was shown when it was first played.
     let _ = session.take_events();
