@@ -372,6 +372,63 @@ pub enum Error {
     #[error("{0}")]
     #[diagnostic(code(sandtable::usage))]
     Usage(String),
+    /// An error as a journal recorded it when its line was played (a `:save` that failed),
+    /// told again the same way by a replay.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Recorded(Box<Recorded>),
+}
+
+/// An error as it was told (its code, message, help and file), kept in a journal so that a
+/// replay tells the same failure where the session met it, whatever the files hold by then.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Recorded {
+    /// The diagnostic's code (`sandtable::io`).
+    pub code: Option<String>,
+    /// What was wrong.
+    pub message: String,
+    /// How to fix it.
+    pub help: Option<String>,
+    /// The file it was about, if any (shown in the JSON form).
+    pub file: Option<String>,
+}
+
+impl Recorded {
+    /// An error as it is told.
+    pub fn of(e: &Error) -> Recorded {
+        Recorded {
+            code: e.code().map(|c| c.to_string()),
+            message: e.to_string(),
+            help: e.help().map(|h| h.to_string()),
+            file: match e {
+                Error::Io { path, .. } => Some(path.display().to_string()),
+                Error::Recorded(r) => r.file.clone(),
+                _ => None,
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for Recorded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Recorded {}
+
+impl Diagnostic for Recorded {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.code
+            .as_ref()
+            .map(|c| Box::new(c) as Box<dyn std::fmt::Display>)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+    }
 }
 
 impl Error {

@@ -18,6 +18,11 @@ use std::time::Duration;
 /// slowest script known to compile (one statement per two bytes) takes about a tenth of a
 /// second (`docs/performance.md`), well within the [`TIME_BUDGET`].
 pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
+/// How long a save's temporary file (`.sandtable-save-*.partial`) may go unwritten before
+/// the next save into its folder takes it for one whose writer was killed, and removes it:
+/// 10 minutes. A save is written in one go, in seconds even at its largest; a file whose
+/// writer's process is known to be gone is removed at once.
+pub const STALE_PARTIAL_AGE: Duration = Duration::from_secs(10 * 60);
 
 // ---- Scripts ---------------------------------------------------------------------------
 

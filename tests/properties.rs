@@ -10,7 +10,8 @@
 //! - save then open gives the same game, and both go on alike;
 //! - undo gives back each earlier game exactly, redo the later one, and playing the same
 //!   lines again after an undo gives the same game (the dice included);
-//! - a session's journal replays to the same output (through the binary);
+//! - a session's journal replays to the same output, and resumes to the same game (through
+//!   the binary), its failed saves failing again;
 //! - `sim` gives the same tallies on one thread and on two.
 //!
 //! Each property runs a number of cases small enough for the whole file to take well under
@@ -838,41 +839,93 @@ fn binary(dir: &Path, args: &[&str], stdin: &str) -> common::Output {
     common::run_binary(dir, &all, Some(stdin))
 }
 
-/// Lines for a journal: actions, failures, undo and redo, saving and opening, reading back.
+/// Where a journal's session saves and opens: good files, and targets a save must refuse (a
+/// folder, a FIFO, a link, a folder that is not there, `/proc/self/mem`), which a replay must
+/// refuse too.
+const TARGETS: &[&str] = &[
+    "game.json",
+    "other.json",
+    "folder.json",
+    "pipe.json",
+    "link.json",
+    "missing/game.json",
+    "/proc/self/mem",
+];
+
+/// Lines for a journal: actions, failures, undo and redo, saving to good and bad targets and
+/// opening them, reloading, reading back.
 fn journal_line() -> impl Strategy<Value = String> {
+    let target = prop::sample::select(TARGETS);
     prop_oneof![
         6 => action_line(),
-        2 => prompt_line(),
-        1 => prop::sample::select(&[":undo", ":undo 2", ":redo", ":save game.json", ":open game.json", ":log 5", ":units"][..]).prop_map(str::to_string),
+        2 => prompt_line().prop_filter("a line that leaves", |l| !sandtable::cli::command::is_quit(l)),
+        2 => target.clone().prop_map(|t| format!(":save {t}")),
+        2 => target.prop_map(|t| format!(":open {t}")),
+        2 => prop::sample::select(&[":undo", ":undo 2", ":redo", ":reload", ":log 5", ":units"][..]).prop_map(str::to_string),
     ]
 }
 
-proptest! {
-    #![proptest_config(config(12))]
+/// Makes the targets a save must refuse in `dir`: a folder, a FIFO, a link.
+fn bad_targets(dir: &Path) {
+    std::fs::create_dir(dir.join("folder.json")).expect("a folder");
+    let status = std::process::Command::new("mkfifo")
+        .arg(dir.join("pipe.json"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo");
+    std::fs::write(dir.join("notes.txt"), "not a save\n").expect("a file");
+    std::os::unix::fs::symlink("notes.txt", dir.join("link.json")).expect("a link");
+}
 
-    // `sandtable replay` of a session's journal prints what the session printed.
+/// The journal of the session played in `dir`.
+fn journal_in(dir: &Path) -> Result<PathBuf, TestCaseError> {
+    let journals: Vec<PathBuf> = std::fs::read_dir(dir.join(".data/journals"))
+        .expect("a journal folder")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    prop_assert_eq!(journals.len(), 1);
+    Ok(journals[0].clone())
+}
+
+/// The lines read back at the end of a session, to compare the games.
+const READ_BACK: &str = ":log 1000\n:units\n";
+
+proptest! {
+    #![proptest_config(config(8))]
+
+    // A random session played at the prompt (journaled), replayed from its journal by
+    // `sandtable replay`, prints what the session printed, byte for byte; and resumed by
+    // `play --resume`, it is the same game: the lines read back after it print what they
+    // printed at the end of the session. Saves that failed fail again (issue 21).
     #[test]
-    fn a_journal_replays_the_same_game(
+    fn a_journal_replays_and_resumes_the_same_session(
         seed in 0u64..1_000,
-        lines in prop::collection::vec(journal_line(), 1..10),
+        lines in prop::collection::vec(journal_line(), 1..12),
     ) {
         let dir = tempfile::tempdir().expect("a temporary folder");
-        // An `:open` before the first `:save` fails, in the session and in the replay; one
-        // after it opens, in the replay, the game the journal recorded.
+        bad_targets(dir.path());
         let mut input = lines.join("\n");
-        input.push_str("\n:log 1000\n:units\n");
+        input.push('\n');
+        input.push_str(READ_BACK);
         let seed = seed.to_string();
         let played = binary(dir.path(), &["play", "--seed", &seed], &input);
         played.no_panic();
-        let journals: Vec<PathBuf> = std::fs::read_dir(dir.path().join(".data/journals"))
-            .expect("a journal folder")
-            .map(|e| e.expect("an entry").path())
-            .collect();
-        prop_assert_eq!(journals.len(), 1);
-        let journal = journals[0].to_str().expect("a UTF-8 path");
-        let replayed = binary(dir.path(), &["replay", journal], "");
+        let journal = journal_in(dir.path())?;
+        let name = journal.to_str().expect("a UTF-8 path");
+        let replayed = binary(dir.path(), &["replay", name], "");
         replayed.no_panic();
         prop_assert_eq!(&replayed.stdout, &played.stdout, "stderr of the replay:\n{}", replayed.stderr);
+
+        // The journal as far as the lines read back, as a session killed there left it.
+        let text = std::fs::read_to_string(&journal).expect("the journal");
+        let cut = text.rfind("{\"line\":\":log 1000\"}").expect("the read-back line");
+        std::fs::write(&journal, &text[..cut]).expect("the journal cut");
+        let resumed = binary(dir.path(), &["play", "--resume", name], READ_BACK);
+        resumed.no_panic();
+        let (first, after) = resumed.stdout.split_once('\n').unwrap_or_default();
+        prop_assert!(first.starts_with("resumed "), "{}", resumed.stdout);
+        let at = played.stdout.rfind("> :log 1000\n").expect("the read-back in the session");
+        prop_assert_eq!(after, &played.stdout[at..], "stderr of the resume:\n{}", resumed.stderr);
     }
 }
 

@@ -99,6 +99,11 @@ pub fn is_quit(line: &str) -> bool {
         .is_some_and(|w| QUIT.contains(&w))
 }
 
+/// Whether a line is a `:save`, whose outcome a journal records.
+pub fn is_save(line: &str) -> bool {
+    line.split_whitespace().next() == Some(":save")
+}
+
 /// If a line replaces the game (`:open FILE`, `:load FILE`), the question to ask before it
 /// throws away unsaved changes, as `:quit` asks before it leaves.
 pub fn replaces_game(line: &str) -> Option<&'static str> {
@@ -166,6 +171,13 @@ pub fn run_line_as(
     line: &str,
     mode: Mode,
 ) -> Result<Reply, Error> {
+    // A replayed `:save` that failed when it was played fails again, as it did then.
+    if mode == Mode::Replay
+        && let Some(failed) = session.recorded_save_failure()
+        && is_save(line)
+    {
+        return Err(failed);
+    }
     let parsed = Parsed::parse(session, origin, line)?;
     if let Line::Meta(words) = &parsed.line {
         return meta(session, &parsed, words, mode);

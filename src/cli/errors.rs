@@ -99,6 +99,7 @@ fn error_object(e: &Error) -> ErrorJson {
     let mut object = diagnostic_json(e);
     match e {
         Error::Io { path, .. } => object.file = Some(path.display().to_string()),
+        Error::Recorded(r) => object.file.clone_from(&r.file),
         // A batch line's error that points nowhere: the place is the line.
         Error::At(at) if object.line.is_none() => {
             object.file = Some(at.file.clone());

@@ -20,7 +20,10 @@
 //! inside the project is taken (journals of format 2 and before named every file so): a
 //! player's own journals still replay, a stranger's naming `/etc/passwd` does not. The game
 //! a session opened (`play --open`, `:open`) is recorded in the journal as it was opened, so
-//! that a replay opens that game, not whatever the file holds by then.
+//! that a replay opens that game, not whatever the file holds by then. So is how each
+//! `:save` went: a replay fails where the session failed to save (a folder, a FIFO, a link),
+//! with the error told then, and so does not open, at a later `:open` of that name, a game
+//! the session never saved there.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -28,15 +31,16 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, read_file};
+use crate::error::{Error, Recorded, read_file};
 use crate::game::confine::{self, Refused};
 use crate::game::project::Project;
 use crate::game::save::SavedGame;
 use crate::session::{RecordedOpen, Session};
 
 /// The journal format's version: 2 added hot reloads and the scripts read mid-session; 3
-/// names files relative to the project and records the games opened.
-pub const FORMAT: u32 = 3;
+/// names files relative to the project and records the games opened; 4 records how each
+/// `:save` went.
+pub const FORMAT: u32 = 4;
 
 /// Fingerprints of files, by name ([`name_of`]).
 pub type Fingerprints = BTreeMap<String, String>;
@@ -53,6 +57,16 @@ pub enum Item {
         line: usize,
         /// The game.
         save: Box<SavedGame>,
+    },
+    /// How the next line (a `:save`) went when it was played: saved (`None`), or the error
+    /// it failed with; and the journal's line that records it (it follows the `:save` in the
+    /// journal, and precedes it here). A `:save` with none (a journal before format 4, or a
+    /// session killed while saving) is taken as saved.
+    Saved {
+        /// The journal's line.
+        line: usize,
+        /// The error, if the save failed.
+        failed: Option<Recorded>,
     },
     /// A hot reload before the next line: the files noticed changed, as its notice named
     /// them (the scenario by its absolute path).
@@ -112,6 +126,12 @@ struct Entry {
     scripts: Option<Fingerprints>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     opened: Option<Box<SavedGame>>,
+    /// A `:save` that wrote its file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    saved: Option<bool>,
+    /// A `:save` that failed, and the error it was told with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    not_saved: Option<Recorded>,
 }
 
 /// A journal being written. If it cannot be written (no data folder, a full disk, a folder
@@ -287,19 +307,46 @@ impl Journal {
     /// Starts a new journal for a session resumed from `old` as far as its line `keep`
     /// (the lines before a damaged one): those lines are copied into it, so that the lines
     /// played from now on follow them, and `old` is left as it was.
+    ///
+    /// The journals' folder is made if it is not there (a journal resumed into another data
+    /// folder); if no journal can be kept, the players are told why, once, and the game goes
+    /// on.
     pub fn continue_from(old: &Path, keep: usize, session: &Session, json: bool) -> Journal {
         let mut journal = Journal::append(Path::new(""), session, json);
         let Some(dir) = folder() else {
-            journal.file = None;
+            super::report_warning(
+                "no journal is kept: there is no data folder (set SANDTABLE_DATA to one); the game goes on, but it cannot be resumed or replayed past this point",
+                json,
+            );
             return journal;
         };
+        if let Err(e) = std::fs::create_dir_all(&dir) {
+            super::report_warning(
+                &format!(
+                    "no journal is kept: the folder `{}` cannot be made ({}); the game goes on, but it cannot be resumed or replayed past this point",
+                    dir.display(),
+                    crate::error::io_reason(&e)
+                ),
+                json,
+            );
+            return journal;
+        }
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis());
         journal.path = dir.join(format!("session-{stamp}-{}.jsonl", std::process::id()));
         let text = match read_file(old) {
             Ok(text) => text,
-            Err(_) => return journal,
+            Err(e) => {
+                super::report_warning(
+                    &format!(
+                        "no journal is kept: the journal resumed cannot be read again to copy it ({}); the game goes on, but it cannot be resumed or replayed past this point",
+                        e.one_line()
+                    ),
+                    json,
+                );
+                return journal;
+            }
         };
         match std::fs::OpenOptions::new()
             .write(true)
@@ -369,6 +416,16 @@ impl Journal {
     pub fn record_opened(&mut self, session: &Session) {
         self.entry(&Entry {
             opened: Some(Box::new(opened_game(session))),
+            ..Entry::default()
+        });
+    }
+
+    /// Records how a `:save` line went, just after it: saved, or `failed` with an error, so
+    /// that a replay fails where the session did.
+    pub fn record_saved(&mut self, failed: Option<&Error>) {
+        self.entry(&Entry {
+            saved: failed.is_none().then_some(true),
+            not_saved: failed.map(Recorded::of),
             ..Entry::default()
         });
     }
@@ -537,10 +594,42 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Item>, Option<Damaged>), Error> 
                     .unwrap_or(items.len());
                 items.insert(at, Item::Opened { line: number, save });
             }
+            // Likewise before the `:save` it follows.
+            Ok(Entry {
+                saved: Some(true), ..
+            }) => {
+                let at = items
+                    .iter()
+                    .rposition(|i| matches!(i, Item::Line(..)))
+                    .unwrap_or(items.len());
+                items.insert(
+                    at,
+                    Item::Saved {
+                        line: number,
+                        failed: None,
+                    },
+                );
+            }
+            Ok(Entry {
+                not_saved: Some(error),
+                ..
+            }) => {
+                let at = items
+                    .iter()
+                    .rposition(|i| matches!(i, Item::Line(..)))
+                    .unwrap_or(items.len());
+                items.insert(
+                    at,
+                    Item::Saved {
+                        line: number,
+                        failed: Some(error),
+                    },
+                );
+            }
             Ok(_) => {
                 damaged = Some(Damaged {
                     line: number,
-                    what: "it holds no line, dice, reload or scripts".into(),
+                    what: "it holds no line, dice, reload, scripts, game opened or save".into(),
                 });
                 break;
             }

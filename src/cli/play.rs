@@ -192,14 +192,26 @@ fn resume_play(common: &Common, journal: Option<PathBuf>, eyes: Option<&str>) ->
                     session.hand_over_real_dice_and_cards(&mut opened);
                     session = opened;
                 }
-                Err(e @ Error::NotRead(_)) => report_error(&e, common.json),
-                Err(_) => {}
+                Err(e) => {
+                    if matches!(e, Error::NotRead(_)) {
+                        report_error(&e, common.json);
+                    }
+                    continue;
+                }
             },
             // The lines that failed were shown failing when they were played; a file the
             // journal names and may not be read is news.
-            Err(e @ Error::NotRead(_)) => report_error(&e, common.json),
-            _ => {}
+            Err(e) => {
+                if matches!(e, Error::NotRead(_)) {
+                    report_error(&e, common.json);
+                }
+                continue;
+            }
+            Ok(_) => {}
         }
+        // The end of the battle was told after the line that brought it, when it was played:
+        // asked again here as then, so that the resumed game does not tell it again.
+        let _ = session.end_not_yet_told();
     }
     // The replayed part was shown when it was first played.
     let _ = session.take_events();
@@ -284,6 +296,13 @@ fn carry_out(
             result
         }
     };
+    // How a `:save` went, so that a replay fails where this one did.
+    if mode == Mode::Play
+        && command::is_save(entry)
+        && let Some(journal) = &feed.journal
+    {
+        journal.borrow_mut().record_saved(result.as_ref().err());
+    }
     let done = match result {
         Ok(Reply::Quit) => None,
         Ok(Reply::Dice(manual)) => {
@@ -388,6 +407,9 @@ fn replay_rules(session: &mut Session, item: Item, check: &mut Check, json: bool
         Item::Reload(changed) => reload_changed(session, changed, json, show, false),
         Item::Read { line, scripts } => check.compare(&scripts, Some(line)),
         Item::Opened { line, save } => session.expect_open(check.recorded(line, *save)),
+        Item::Saved { failed, .. } => {
+            session.expect_save(failed.map(|e| Error::Recorded(Box::new(e))));
+        }
         Item::Line(..) => {}
     }
 }

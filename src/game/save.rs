@@ -13,7 +13,9 @@
 //! (`/dev/null`), a FIFO or a symlink is refused. It goes to a temporary file created afresh
 //! (exclusively, under a random name) in the target's folder, is flushed to the disk, and
 //! is then renamed over the target; if anything fails, the temporary file is removed and the
-//! target is as it was.
+//! target is as it was. A file saved over keeps its mode (who may read it). A temporary file
+//! left by a save that was killed is removed by the next save into that folder
+//! ([`remove_stale_partials`]).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -175,8 +177,8 @@ impl SavedGame {
             path: path.to_path_buf(),
             reason,
         };
-        match std::fs::symlink_metadata(path) {
-            Ok(meta) if meta.file_type().is_file() => {}
+        let replaced = match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_file() => Some(meta.permissions()),
             Ok(meta) => {
                 return Err(Error::other(
                     format!(
@@ -189,9 +191,9 @@ impl SavedGame {
                     ),
                 ));
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(io(e)),
-        }
+        };
         let folder = crate::game::project::folder_of(path);
         if !folder.is_dir() {
             return Err(Error::other(
@@ -204,12 +206,32 @@ impl SavedGame {
             ));
         }
         // Dropped on any failure below, which removes it. (tempfile's error names the
-        // temporary file, which means nothing to a player: keep only its kind.)
+        // temporary file, which means nothing to a player: keep only why.)
         let mut tmp = tempfile::Builder::new()
-            .prefix(".sandtable-save-")
-            .suffix(".partial")
+            .prefix(&format!("{PARTIAL_PREFIX}{}-", std::process::id()))
+            .suffix(PARTIAL_SUFFIX)
             .tempfile_in(&folder)
-            .map_err(|e| io(std::io::Error::from(e.kind())))?;
+            .map_err(|e| {
+                let why = e.raw_os_error().map_or_else(
+                    || std::io::Error::from(e.kind()),
+                    std::io::Error::from_raw_os_error,
+                );
+                Error::other(
+                    format!(
+                        "cannot save to `{}`: no file can be made in its folder `{}` ({})",
+                        path.display(),
+                        folder.display(),
+                        crate::error::io_reason(&why)
+                    ),
+                    Some("save into a folder of your own".into()),
+                )
+            })?;
+        remove_stale_partials(&folder, tmp.path());
+        // The file saved over keeps its mode (the temporary file is made readable by its
+        // owner only).
+        if let Some(mode) = replaced {
+            tmp.as_file().set_permissions(mode).map_err(io)?;
+        }
         tmp.write_all(text.as_bytes()).map_err(io)?;
         tmp.as_file().sync_all().map_err(io)?;
         tmp.persist(path).map_err(|e| io(e.error))?;
@@ -617,6 +639,80 @@ impl SavedGame {
 /// Where each value of a JSON text is, by its path (`turn`, `units.3.side`,
 /// `units.3.stats.defend`): the byte range of the value, to the depth of a unit's stats. The
 /// text is JSON already read by serde_json, so the walk can be simple.
+/// How a save's temporary file is named: this, the writer's process id and `-`, random
+/// letters, then [`PARTIAL_SUFFIX`].
+pub const PARTIAL_PREFIX: &str = ".sandtable-save-";
+/// The end of a save's temporary file's name.
+pub const PARTIAL_SUFFIX: &str = ".partial";
+
+/// Removes, from the folder `folder` a save is being written into, the temporary files of
+/// saves that will never finish (their writer was killed): only regular files, not links or
+/// folders, named as a save names its temporary file, owned by the user this save's own
+/// temporary file `ours` is owned by, and not being written: their writer's process is gone
+/// (where the system tells, through `/proc`), or they have not been written to for
+/// [`STALE_PARTIAL_AGE`]. Nothing it cannot remove stops the save.
+fn remove_stale_partials(folder: &Path, ours: &Path) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    let owner = std::fs::symlink_metadata(ours).ok();
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(middle) = name
+            .strip_prefix(PARTIAL_PREFIX)
+            .and_then(|rest| rest.strip_suffix(PARTIAL_SUFFIX))
+        else {
+            continue;
+        };
+        let path = entry.path();
+        if path == ours {
+            continue;
+        }
+        // Not followed: a link is never a temporary file of ours.
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if !meta.file_type().is_file() || !same_owner(&meta, owner.as_ref()) {
+            continue;
+        }
+        let writer_gone = middle
+            .split_once('-')
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+            .is_some_and(process_gone);
+        let untouched = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .is_some_and(|age| age >= crate::limits::STALE_PARTIAL_AGE);
+        if writer_gone || untouched {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+/// Whether a file is owned by the user of `ours` (on Unix; elsewhere, any file is).
+fn same_owner(meta: &std::fs::Metadata, ours: Option<&std::fs::Metadata>) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        ours.is_some_and(|o| o.uid() == meta.uid())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (meta, ours);
+        true
+    }
+}
+
+/// Whether the process `pid` is known to be gone: where `/proc` lists the processes (Linux),
+/// it has no folder there. Elsewhere nothing is known, and only the age of a file tells.
+fn process_gone(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    proc.join("self").exists() && !proc.join(pid.to_string()).exists()
+}
+
 fn json_spans(text: &str) -> std::collections::HashMap<String, std::ops::Range<usize>> {
     let mut spans = std::collections::HashMap::new();
     let bytes = text.as_bytes();

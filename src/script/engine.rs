@@ -194,6 +194,32 @@ impl Budget {
     }
 }
 
+/// The seed Rhai hashes with in every sandtable process (any value but zeros, which Rhai
+/// takes for "none").
+const HASHING_SEED: [u64; 4] = [0x5341_4e44, 0x5441_424c, 0x4521_2121, 1];
+
+/// Fixes, once for the whole process and before any engine is built, the seed Rhai hashes
+/// with. Rhai names each anonymous function after a hash of its text (`Fn(anon$2fc3...)`),
+/// and without a seed of its own it draws one at random per process: a script reading
+/// `f.name` would draw entropy the game's seed does not fix, and the same seed, scenario and
+/// lines would play differently from run to run, and in a replay. A hash computed before the
+/// seed is set and one computed after disagree, so every engine sandtable builds is built
+/// through here ([`sandboxed`], [`raw`]). An embedder that set a seed of its own first keeps
+/// it.
+pub fn stable_hashing() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = rhai::config::hashing::set_hashing_seed(Some(HASHING_SEED));
+    });
+}
+
+/// A raw engine (no packages), for compiling only or for the API's reference, hashing as
+/// every engine does ([`stable_hashing`]).
+pub fn raw() -> Engine {
+    stable_hashing();
+    Engine::new_raw()
+}
+
 /// Builds a sandboxed engine with the given limits, importing only from `roots` and keeping
 /// the imported modules in `modules`.
 pub fn sandboxed(
@@ -202,6 +228,7 @@ pub fn sandboxed(
     roots: Vec<PathBuf>,
     modules: ModuleCache,
 ) -> Engine {
+    stable_hashing();
     let mut engine = Engine::new();
     engine
         .set_optimization_level(OptimizationLevel::None)

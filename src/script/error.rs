@@ -303,7 +303,7 @@ impl Sources {
             EvalAltResult::ErrorVariableNotFound(name, pos) => {
                 // The script is compiled again, on this error only, to see what was in scope.
                 let text = self.get(src)?;
-                let ast = Engine::new_raw().compile(text).ok()?;
+                let ast = crate::script::engine::raw().compile(text).ok()?;
                 let in_scope = lint::variables_at(&ast, *pos)?;
                 lint::runtime_help(
                     &defined,

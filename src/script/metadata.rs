@@ -382,7 +382,7 @@ mod tests {
     /// types, the result and the doc, and Rhai's definitions show the same.
     #[test]
     fn a_function_reads_back_as_host_registers_it() {
-        let mut engine = Engine::new_raw();
+        let mut engine = crate::script::engine::raw();
         host!(&mut engine,
             /// Adds two numbers.
             ///

@@ -270,6 +270,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.rhai"), "import \"b\" as b; fn a() { 1 }").unwrap();
         std::fs::write(dir.path().join("b.rhai"), "import \"a\" as a; fn b() { 2 }").unwrap();
+        crate::script::engine::stable_hashing();
         let mut engine = Engine::new();
         engine.set_module_resolver(ConfinedResolver::new(vec![dir.path().to_path_buf()]));
         let err = engine.eval::<i64>("import \"a\" as a; 1").unwrap_err();
@@ -293,6 +294,7 @@ mod tests {
         std::fs::write(dir.path().join(format!("m{n}.rhai")), "fn f() { 0 }").unwrap();
         // A fresh engine each time: the modules of one import stay in its resolver's cache.
         let engine = || {
+            crate::script::engine::stable_hashing();
             let mut engine = Engine::new();
             engine.set_module_resolver(ConfinedResolver::new(vec![dir.path().to_path_buf()]));
             engine
@@ -310,6 +312,7 @@ mod tests {
     fn imported_functions_work() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("helpers.rhai"), "fn two() { 2 }").unwrap();
+        crate::script::engine::stable_hashing();
         let mut engine = Engine::new();
         engine.set_module_resolver(ConfinedResolver::new(vec![dir.path().to_path_buf()]));
         assert_eq!(

@@ -616,7 +616,7 @@ impl Session {
 /// so is an entry past [`MAX_SCRIPT_BYTES`](crate::limits::MAX_SCRIPT_BYTES), which is then
 /// refused whole. [`Session::needs_more`] asks with the session's engine, within its budget.
 pub fn needs_more(text: &str) -> bool {
-    needs_more_by(text, |t| rhai::Engine::new_raw().compile(t))
+    needs_more_by(text, |t| crate::script::engine::raw().compile(t))
 }
 
 /// As [`needs_more`], compiling with `compile`.

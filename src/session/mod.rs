@@ -102,6 +102,9 @@ pub struct Session {
     /// recorded it (with its files found), or why it cannot be opened: the replayed `:open`
     /// opens it instead of reading the file again.
     recorded_open: Option<Result<RecordedOpen, Error>>,
+    /// In a replay, how the next `:save` went when it was played: `Some(None)` saved,
+    /// `Some(Some(error))` failed so ([`Session::expect_save`]).
+    recorded_save: Option<Option<Error>>,
     /// The result of the battle last told to the players at the prompt
     /// ([`Session::end_not_yet_told`]), as (winner, reason).
     told_end: Option<(Option<String>, String)>,
@@ -252,6 +255,7 @@ impl Session {
             saved_steps: 0,
             unwritten: BTreeMap::new(),
             recorded_open: None,
+            recorded_save: None,
             told_end: None,
             end_asked_at: None,
             scenario,
@@ -1643,6 +1647,20 @@ impl Session {
         self.recorded_open.is_some() || self.unwritten.contains_key(&absolute(path))
     }
 
+    /// In a replay, gives how the next `:save` went when it was played: `None` saved, else
+    /// the error it failed with.
+    pub fn expect_save(&mut self, failed: Option<Error>) {
+        self.recorded_save = Some(failed);
+    }
+
+    /// In a replay, takes how the line about to run went when it was played, if the journal
+    /// recorded it as a `:save` that failed: the error it failed with, for the replay to fail
+    /// with again (keeping nothing, so that a later `:open` of that file finds what the
+    /// session found). Whatever was recorded is for this line only.
+    pub fn recorded_save_failure(&mut self) -> Option<Error> {
+        self.recorded_save.take().flatten()
+    }
+
     /// In a replay, gives the game the next `:open` opened when it was played (or why it
     /// cannot be opened), as its journal recorded it.
     pub fn expect_open(&mut self, recorded: Result<RecordedOpen, Error>) {
@@ -1672,6 +1690,7 @@ impl Session {
     pub fn forget_unwritten(&mut self) {
         self.unwritten.clear();
         self.recorded_open = None;
+        self.recorded_save = None;
     }
 
     /// Carries the saves a replay did not write over to the session that replaces this one

@@ -210,7 +210,7 @@ mod tests {
         let project = Project::at(env!("CARGO_MANIFEST_DIR")).unwrap();
         let scenario = Scenario::load(&project, &project.default_scenario()).unwrap();
         let state: Shared = Rc::new(RefCell::new(GameState::new(&scenario, 1)));
-        let mut engine = Engine::new_raw();
+        let mut engine = crate::script::engine::raw();
         crate::script::engine::register_comparers(&mut engine);
         register(
             &mut engine,

@@ -35,12 +35,12 @@ fn domain_engines(scenario: &Scenario) -> HashMap<&'static str, Engine> {
     let mut engines: HashMap<&'static str, Engine> = DOMAINS
         .iter()
         .map(|(name, register)| {
-            let mut engine = Engine::new_raw();
+            let mut engine = crate::script::engine::raw();
             register(&mut engine, &host);
             (*name, engine)
         })
         .collect();
-    let mut arrays = Engine::new_raw();
+    let mut arrays = crate::script::engine::raw();
     crate::script::engine::register_comparers(&mut arrays);
     engines.insert("arrays", arrays);
     engines
