@@ -139,7 +139,11 @@ pub fn draw(
                             let mut pile = d.clone();
                             match cards.iter().try_for_each(|c| pile.take(*c).map(|_| ())) {
                                 Ok(()) => typed.extend(cards),
-                                Err(e) => note = format!("{e}; nothing was drawn; "),
+                                // Of several, say that the good ones were not drawn either.
+                                Err(e) if cards.len() > 1 => {
+                                    note = format!("{e}; nothing was drawn; ")
+                                }
+                                Err(e) => note = format!("{e}; "),
                             }
                         }
                         Err(e) => note = format!("{e}; "),
