@@ -205,7 +205,7 @@ const HASHING_SEED: [u64; 4] = [0x5341_4e44, 0x5441_424c, 0x4521_2121, 1];
 /// lines would play differently from run to run, and in a replay. A hash computed before the
 /// seed is set and one computed after disagree, so every engine sandtable builds is built
 /// through here ([`sandboxed`], [`raw`]). An embedder that set a seed of its own first keeps
-/// it.
+/// it; one that builds Rhai engines of its own calls this before them.
 pub fn stable_hashing() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
