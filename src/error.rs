@@ -619,6 +619,60 @@ pub fn read_file(path: &std::path::Path) -> Result<String, Error> {
     std::fs::read_to_string(path).map_err(io)
 }
 
+/// Reads a file as [`read_file`] does, refusing one larger than `max` bytes before it is
+/// read: by the size its metadata gives, then by reading at most `max + 1` bytes (a file that
+/// grows while it is read). `what` is the kind of file (`a save`) and `limit` the constant's
+/// name in `limits.rs`, both named in the message.
+pub fn read_file_within(
+    path: &std::path::Path,
+    what: &str,
+    max: usize,
+    limit: &str,
+) -> Result<String, Error> {
+    use std::io::Read;
+    let io = |reason| Error::Io {
+        action: "read",
+        path: path.to_path_buf(),
+        reason,
+    };
+    let too_big = |bytes: u64| {
+        Error::other(
+            format!(
+                "`{}` is {} bytes long, and {what} may have at most {max} bytes ({} MiB, `{limit}`)",
+                path.display(),
+                if bytes > max as u64 {
+                    bytes.to_string()
+                } else {
+                    format!("more than {max}")
+                },
+                max >> 20
+            ),
+            None,
+        )
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return read_file(path);
+    }
+    if meta.len() > max as u64 {
+        return Err(too_big(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() > max {
+        return Err(too_big(0));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        ))
+    })
+}
+
 /// What a file that is not a regular file is, in words: `a folder`, `a FIFO (a named pipe)`,
 /// `a device`, `a socket`. Every message that refuses such a file (a house rule, an import,
 /// a save's target or its scenario, any file read) names it so.

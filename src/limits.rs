@@ -23,6 +23,21 @@ pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
 /// 10 minutes. A save is written in one go, in seconds even at its largest; a file whose
 /// writer's process is known to be gone is removed at once.
 pub const STALE_PARTIAL_AGE: Duration = Duration::from_secs(10 * 60);
+/// The largest scenario or `ruleset.yaml` read, in bytes, refused before it is read: a
+/// scenario of the most units ([`MAX_UNITS`]) written out in full is under 1 MiB, and the
+/// YAML reader holds several times a file's size while it reads it.
+pub const MAX_SCENARIO_BYTES: usize = 8 << 20;
+/// The largest save opened, in bytes, refused before it is read: reading a save holds about
+/// 20 times its size (its text, the values parsed, then the game), so 32 MiB stays well
+/// within the 1 GB a shared file may make the program take. A save writes at most
+/// [`MAX_SAVED_LOG_BYTES`] of its log, so every save written opens again.
+pub const MAX_SAVE_BYTES: usize = 32 << 20;
+/// The bytes of log a save writes, as JSON: the newest entries that fit, the older ones
+/// counted as dropped (as the game's own log, [`MAX_LOG_BYTES`]).
+pub const MAX_SAVED_LOG_BYTES: usize = 16 << 20;
+/// The largest journal replayed or resumed, in bytes, refused before it is read: a journal
+/// holds one line per entry typed, each at most [`MAX_SCRIPT_BYTES`].
+pub const MAX_JOURNAL_BYTES: usize = 64 << 20;
 
 // ---- Scripts ---------------------------------------------------------------------------
 
@@ -80,8 +95,26 @@ pub const MAX_UNDO: usize = 1_000;
 pub const MAX_RECORDS_PER_ACTION: usize = 1_000_000;
 /// Bytes of text one action may put in the log.
 pub const MAX_LOG_BYTES_PER_ACTION: usize = 64 << 20;
+/// Bytes of the old values one action's changes keep so that they can be undone (a private
+/// stat set again and again to a new long text keeps each old one).
+pub const MAX_UNDO_BYTES_PER_ACTION: usize = 64 << 20;
 /// Characters of one line of narration, print or debug output; longer ones are cut.
 pub const MAX_TEXT: usize = 64 * 1024;
+
+// ---- What one game holds -----------------------------------------------------------------
+
+/// Bytes the table may hold, counted as they grow: the units' names, stats, tags, groups and
+/// abilities, the game's own stats and the decks (`GameState`). A change that would take the
+/// table past it is refused, whichever script makes it, private stats and tags included
+/// (they are not logged). Real games hold a few hundred KB.
+pub const MAX_TABLE_BYTES: usize = 64 << 20;
+/// Bytes of log a game keeps (a long evening's game logs a few MB): past it, the oldest
+/// entries are dropped, down to three quarters of it, and their number kept (`:log` says how
+/// many). The journal, not the log, is what replays a game, so replay stays exact.
+pub const MAX_LOG_BYTES: usize = 16 << 20;
+/// Bytes of old values the undo history keeps: past it, the oldest actions can no longer be
+/// undone, as past [`MAX_UNDO`] actions.
+pub const MAX_UNDO_BYTES: usize = 64 << 20;
 
 // ---- The table -------------------------------------------------------------------------
 

@@ -312,9 +312,16 @@ fn meta(session: &mut Session, parsed: &Parsed, ws: &[Word], mode: Mode) -> Resu
             let n = count_arg(parsed, ws, 20, "`:log` takes a number of events")?;
             let state = session.state();
             let from = state.log.len().saturating_sub(n);
-            Ok(Reply::Text(
-                render(&state.log[from..], false).trim_end().to_string(),
-            ))
+            let mut text = render(&state.log[from..], false).trim_end().to_string();
+            // Older events past the log's limit are dropped; say so where they would be.
+            if from == 0 && state.log_dropped() > 0 {
+                text = format!(
+                    "({} older events dropped: the log keeps at most {} MiB, `MAX_LOG_BYTES`)\n{text}",
+                    state.log_dropped(),
+                    crate::limits::MAX_LOG_BYTES >> 20
+                );
+            }
+            Ok(Reply::Text(text))
         }
         ":save" => {
             let w = file_arg(parsed, ws, "`:save` needs a file: `:save game.json`")?;

@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Recorded, read_file};
+use crate::error::{Error, Recorded, read_file_within};
 use crate::game::confine::{self, Refused};
 use crate::game::project::Project;
 use crate::game::save::SavedGame;
@@ -335,7 +335,7 @@ impl Journal {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis());
         journal.path = dir.join(format!("session-{stamp}-{}.jsonl", std::process::id()));
-        let text = match read_file(old) {
+        let text = match read_journal(old) {
             Ok(text) => text,
             Err(e) => {
                 super::report_warning(
@@ -527,12 +527,19 @@ pub fn latest() -> Option<PathBuf> {
     journals.pop()
 }
 
+/// A journal's text, refused before it is read when larger than
+/// [`crate::limits::MAX_JOURNAL_BYTES`].
+fn read_journal(path: &Path) -> Result<String, Error> {
+    let max = crate::limits::MAX_JOURNAL_BYTES;
+    read_file_within(path, "a journal", max, "MAX_JOURNAL_BYTES")
+}
+
 /// Reads a journal: its header and what follows (the lines entered, each with the dice typed
 /// in for it, and the reloads), up to the first damaged line if any, which is given too.
 /// A last line cut short without its newline is not damage: a session killed while writing
 /// it leaves one, and it was never run.
 pub fn read(path: &Path) -> Result<(Header, Vec<Item>, Option<Damaged>), Error> {
-    let text = read_file(path)?;
+    let text = read_journal(path)?;
     let mut lines = text.lines();
     let bad = |what: &str| {
         Error::other(

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, read_file};
+use crate::error::{Error, read_file_within};
 use crate::game::confine::{self, Refused};
 use crate::game::declared::{self, HookDecl, StatDecl};
 use crate::game::project::Project;
@@ -177,7 +177,12 @@ impl Ruleset {
         }
         let dir = project.ruleset_dir(id);
         let path = project.file(&package.join("ruleset.yaml"))?;
-        let text = read_file(&path)?;
+        let text = read_file_within(
+            &path,
+            "a `ruleset.yaml`",
+            crate::limits::MAX_SCENARIO_BYTES,
+            "MAX_SCENARIO_BYTES",
+        )?;
         let name = path.display().to_string();
         let file: RulesetFile = yaml::parse(&name, &text)?;
         for (troop, spec) in &file.troops {

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, YamlDiagnostic, line_col_to_byte, read_file};
+use crate::error::{Error, YamlDiagnostic, line_col_to_byte, read_file_within};
 use crate::game::ability::AbilityUse;
 use crate::game::confine::{self, Refused};
 use crate::game::event::Event;
@@ -33,6 +33,12 @@ use crate::host::cards::{Card, Deck};
 use crate::host::rng::GameRng;
 use crate::host::unit::{Stat, Unit};
 use crate::limits::{MAX_DECK, MAX_UNITS};
+
+pub use crate::limits::{MAX_SAVE_BYTES, MAX_SAVED_LOG_BYTES};
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
 
 /// The version of the save format.
 pub const FORMAT: u32 = 1;
@@ -90,8 +96,12 @@ pub struct SavedGame {
     /// The game's own stats (saves made before there were any have none).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub game_stats: BTreeMap<String, Stat>,
-    /// Everything that happened.
+    /// What happened: the newest events, at most [`MAX_SAVED_LOG_BYTES`] of them as JSON.
     pub log: Vec<Event>,
+    /// How many older events the log has dropped (the game's own, past `MAX_LOG_BYTES`, and
+    /// those the save left out past [`MAX_SAVED_LOG_BYTES`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub log_dropped: usize,
     /// The house rules in force, in the order they apply (saves made before house rules
     /// could change mid-game have none: the scenario's own are in force).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -102,6 +112,18 @@ impl SavedGame {
     /// The save of a game.
     pub fn of(scenario: &Path, house_rules: &[PathBuf], state: &GameState) -> SavedGame {
         let units = state.battlefield.units().to_vec();
+        // The newest events whose JSON fits, so that every save written opens again.
+        let mut kept = 0;
+        let mut json = 0;
+        for event in state.log.iter().rev() {
+            // As the save writes it: pretty, each line four spaces in, then a comma.
+            let text = serde_json::to_string_pretty(event).unwrap_or_default();
+            json += text.len() + 4 * (text.matches('\n').count() + 1) + 2;
+            if json > MAX_SAVED_LOG_BYTES {
+                break;
+            }
+            kept += 1;
+        }
         SavedGame {
             house_rules: Some(house_rules.to_vec()),
             format: FORMAT,
@@ -128,7 +150,8 @@ impl SavedGame {
             units,
             game_stats: state.game_stats.clone(),
             decks: state.decks.clone(),
-            log: state.log.clone(),
+            log: state.log[state.log.len() - kept..].to_vec(),
+            log_dropped: state.log_dropped() + state.log.len() - kept,
         }
     }
 
@@ -320,7 +343,7 @@ impl SavedGame {
 
     /// Reads a save, and gives its text too (for [`SavedGame::check`]).
     pub fn read_text(path: &Path) -> Result<(SavedGame, String), Error> {
-        let text = read_file(path)?;
+        let text = read_file_within(path, "a save", MAX_SAVE_BYTES, "MAX_SAVE_BYTES")?;
         let save: SavedGame = serde_json::from_str(&text).map_err(|e| {
             let name = path.display().to_string();
             let message = e.to_string();
@@ -630,7 +653,7 @@ impl SavedGame {
         state.first_side = self.first_side;
         state.plays = self.plays;
         state.phase = self.phase;
-        state.log = self.log;
+        state.set_log(self.log, self.log_dropped);
         state.commit();
         Ok(())
     }

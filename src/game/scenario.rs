@@ -12,7 +12,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
-use crate::error::{Error, read_file};
+use crate::error::{Error, read_file_within};
 use crate::game::confine::{self, Refused};
 use crate::game::project::Project;
 use crate::game::ruleset::Ruleset;
@@ -543,7 +543,12 @@ impl Scenario {
 
     /// Loads and checks a scenario file.
     pub fn load(project: &Project, path: &Path) -> Result<Scenario, Error> {
-        let text = read_file(path)?;
+        let text = read_file_within(
+            path,
+            "a scenario",
+            crate::limits::MAX_SCENARIO_BYTES,
+            "MAX_SCENARIO_BYTES",
+        )?;
         Scenario::from_text(project, path, &text)
     }
 

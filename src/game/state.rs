@@ -17,7 +17,7 @@ use crate::host::cards::{Card, CardError, Deck};
 use crate::host::dice::{DiceError, DiceExpr, Roll};
 use crate::host::geometry::{Point, check_point, normalize_degrees};
 use crate::host::rng::GameRng;
-use crate::host::unit::{Stat, Unit, ValueError, check_count};
+use crate::host::unit::{ENTRY_BYTES, Stat, Unit, ValueError, check_count};
 use crate::limits::MAX_UNITS;
 
 /// One game's state.
@@ -53,6 +53,12 @@ pub struct GameState {
     pub trace: Vec<String>,
     /// What the action under way has recorded, against the flood limits.
     recorded: Recorded,
+    /// The bytes the game holds, counted as they grow, against the limits on what one game
+    /// holds ([`MAX_TABLE_BYTES`], [`MAX_LOG_BYTES`], [`MAX_UNDO_BYTES`]).
+    held: Held,
+    /// How many of the oldest events have been dropped from the log to keep it within
+    /// [`MAX_LOG_BYTES`]: the log's first event is event number `log_dropped` of the game.
+    log_dropped: usize,
     /// How to undo each change since the game began (or the last [`GameState::commit`]),
     /// oldest first: the game's undo history, which `:undo` and `:redo` walk.
     journal: VecDeque<Undo>,
@@ -80,6 +86,11 @@ enum Undo {
     Turn(i64, String, Option<String>, i64),
     Phase(String),
     Deck(String, Option<Deck>),
+    /// Takes the last card off a deck's discards (so undoing a discard costs no copy of the
+    /// deck: 20,000 discards held 489 MB when each kept one).
+    Discard(String),
+    /// Puts a card back on a deck's discards (redoing a discard).
+    Rediscard(String, Card),
     Ability(usize, String, Option<AbilityUse>),
     Abilities(usize, Vec<String>),
 }
@@ -88,6 +99,10 @@ pub use crate::limits::MAX_RECORDS_PER_ACTION;
 
 pub use crate::limits::MAX_LOG_BYTES_PER_ACTION;
 
+pub use crate::limits::{
+    MAX_LOG_BYTES, MAX_TABLE_BYTES, MAX_UNDO_BYTES, MAX_UNDO_BYTES_PER_ACTION,
+};
+
 pub use crate::limits::MAX_NAME;
 
 pub use crate::limits::MAX_TEXT;
@@ -95,7 +110,59 @@ pub use crate::limits::MAX_TEXT;
 #[derive(Clone, Debug, Default)]
 struct Recorded {
     records: usize,
+    /// Bytes of log.
     bytes: usize,
+    /// Bytes of old values kept to undo the action's changes.
+    undo_bytes: usize,
+}
+
+/// The bytes one game holds, by store: one accounting, kept as the stores change (as Rhai
+/// keeps its own string and array limits), so that a limit is checked before it is passed.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Held {
+    /// The table: units (names, stats, tags, groups, abilities), game stats, decks and
+    /// ability uses ([`GameState::table_bytes`]), counted as each change is made or undone.
+    table: usize,
+    /// The log ([`Event::size_hint`] of each event kept).
+    log: usize,
+    /// The undo history ([`Undo::bytes`] of each change it can undo).
+    undo: usize,
+}
+
+impl Undo {
+    /// The bytes this undo entry holds, as counted against the game's byte limits.
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Undo>()
+            + match self {
+                Undo::Name(_, s) | Undo::Side(_, s) | Undo::Phase(s) | Undo::Discard(s) => s.len(),
+                Undo::Respawn(u) => u.bytes(),
+                Undo::Stat(_, n, v) | Undo::GameStat(n, v) => {
+                    n.len() + v.as_ref().map_or(0, Stat::bytes)
+                }
+                Undo::Tag(_, t, _) => t.len(),
+                Undo::Group(_, k, n) => k.len() + n.as_ref().map_or(0, String::len),
+                Undo::Turn(_, s, f, _) => s.len() + f.as_ref().map_or(0, String::len),
+                Undo::Deck(n, d) => n.len() + d.as_ref().map_or(0, Deck::bytes),
+                Undo::Rediscard(n, _) | Undo::Ability(_, n, _) => n.len(),
+                Undo::Abilities(_, list) => list.iter().map(|a| ENTRY_BYTES + a.len()).sum(),
+                Undo::Pos(..)
+                | Undo::Facing(..)
+                | Undo::Hits(..)
+                | Undo::Stands(..)
+                | Undo::Spawn
+                | Undo::InPlay(..) => 0,
+            }
+    }
+}
+
+/// The bytes a stat of a unit or of the game holds under its name.
+fn stat_entry(name: &str, value: Option<&Stat>) -> usize {
+    value.map_or(0, |v| ENTRY_BYTES + name.len() + v.bytes())
+}
+
+/// The bytes of the events in `events`.
+fn log_bytes(events: &[Event]) -> usize {
+    events.iter().map(Event::size_hint).sum()
 }
 
 /// What becomes of drawn cards.
@@ -156,6 +223,13 @@ pub enum StateError {
     /// Drawing no cards.
     #[error("draw at least one card")]
     NoCards,
+    /// A change that would take what the table holds past [`MAX_TABLE_BYTES`].
+    #[error(
+        "the table would hold more than {} MiB of names, stats, tags, groups and decks (`MAX_TABLE_BYTES`, {} bytes)",
+        MAX_TABLE_BYTES >> 20,
+        MAX_TABLE_BYTES
+    )]
+    TableFull,
     /// A deck refusing a draw (empty, say).
     #[error(transparent)]
     Cards(#[from] CardError),
@@ -214,6 +288,8 @@ impl GameState {
             ability_uses: BTreeMap::new(),
             trace: Vec::new(),
             recorded: Recorded::default(),
+            held: Held::default(),
+            log_dropped: 0,
             journal: VecDeque::new(),
             forgotten: 0,
         };
@@ -234,18 +310,28 @@ impl GameState {
             }
             state.decks.insert(name.clone(), deck);
         }
+        state.held.table = state.table_bytes();
         state
     }
 
     /// Appends an event to the log, counting it against the action's limits.
     pub fn emit(&mut self, event: Event) {
+        let bytes = event.size_hint();
         self.recorded.records += 1;
-        self.recorded.bytes += event.size_hint();
+        self.recorded.bytes += bytes;
+        self.held.log += bytes;
         self.log.push(event);
+        // Not only between actions: a roll typed at the prompt is an action of no script.
+        if self.held.log > MAX_LOG_BYTES {
+            self.trim_log();
+        }
     }
 
     fn remember(&mut self, undo: Undo) {
+        let bytes = undo.bytes();
         self.recorded.records += 1;
+        self.recorded.undo_bytes += bytes;
+        self.held.undo += bytes;
         self.journal.push_back(undo);
     }
 
@@ -253,6 +339,97 @@ impl GameState {
     pub fn begin_action(&mut self) {
         self.recorded = Recorded::default();
         self.trace.clear();
+    }
+
+    /// Drops the oldest events once the log holds more than [`MAX_LOG_BYTES`], down to three
+    /// quarters of it (so that it is not cut at every event), counting them in
+    /// [`GameState::log_dropped`]. Positions in the log ([`GameState::log_end`], marks)
+    /// count the dropped events, so they stay valid.
+    fn trim_log(&mut self) {
+        if self.held.log <= MAX_LOG_BYTES {
+            return;
+        }
+        let mut cut = 0;
+        let mut freed = 0;
+        for event in &self.log {
+            if self.held.log - freed <= MAX_LOG_BYTES / 4 * 3 {
+                break;
+            }
+            freed += event.size_hint();
+            cut += 1;
+        }
+        self.log.drain(..cut);
+        self.held.log -= freed;
+        self.log_dropped += cut;
+    }
+
+    /// How many of the game's oldest events the log has dropped to stay within
+    /// [`MAX_LOG_BYTES`] (a save keeps the number).
+    pub fn log_dropped(&self) -> usize {
+        self.log_dropped
+    }
+
+    /// How many events the game has logged since it began, those dropped included: a
+    /// position in the log that stays valid when old events are dropped.
+    pub fn log_end(&self) -> usize {
+        self.log_dropped + self.log.len()
+    }
+
+    /// The events from position `from` of [`GameState::log_end`] on (those still kept).
+    pub fn events_since(&self, from: usize) -> &[Event] {
+        let start = from.saturating_sub(self.log_dropped).min(self.log.len());
+        &self.log[start..]
+    }
+
+    /// Sets the log (a save's), with the number of older events it dropped, and counts the
+    /// game's bytes afresh.
+    pub fn set_log(&mut self, log: Vec<Event>, dropped: usize) {
+        self.log = log;
+        self.log_dropped = dropped;
+        self.held.log = log_bytes(&self.log);
+        self.held.table = self.table_bytes();
+    }
+
+    /// The bytes the table holds: units, game stats, decks and ability uses.
+    pub fn table_bytes(&self) -> usize {
+        let units: usize = self.battlefield.units().iter().map(Unit::bytes).sum();
+        let stats: usize = self
+            .game_stats
+            .iter()
+            .map(|(k, v)| stat_entry(k, Some(v)))
+            .sum();
+        let decks: usize = self
+            .decks
+            .iter()
+            .map(|(k, d)| ENTRY_BYTES + k.len() + d.bytes())
+            .sum();
+        let uses: usize = self
+            .ability_uses
+            .keys()
+            .map(|(_, a)| ENTRY_BYTES + a.len() + std::mem::size_of::<AbilityUse>())
+            .sum();
+        units + stats + decks + uses
+    }
+
+    /// The bytes the undo history holds.
+    pub fn undo_bytes(&self) -> usize {
+        self.held.undo
+    }
+
+    /// The bytes the log holds.
+    pub fn log_bytes(&self) -> usize {
+        self.held.log
+    }
+
+    /// Counts a change of what the table holds from `from` bytes to `to`, refusing it, before
+    /// it is made, if it would take the table past [`MAX_TABLE_BYTES`].
+    fn grow(&mut self, from: usize, to: usize) -> Result<(), StateError> {
+        let table = (self.held.table + to).saturating_sub(from);
+        if to > from && table > MAX_TABLE_BYTES {
+            return Err(StateError::TableFull);
+        }
+        self.held.table = table;
+        Ok(())
     }
 
     /// Where the game stands, for counting ability uses.
@@ -281,10 +458,11 @@ impl GameState {
         ability: &str,
         what: &str,
     ) -> Result<bool, StateError> {
-        let unit = self.unit_mut(idx)?;
-        if unit.abilities.iter().any(|a| a == ability) {
+        if self.unit(idx)?.abilities.iter().any(|a| a == ability) {
             return Ok(false);
         }
+        self.grow(0, ENTRY_BYTES + ability.len())?;
+        let unit = self.unit_mut(idx)?;
         let before = unit.abilities.clone();
         unit.abilities.push(ability.to_string());
         self.remember(Undo::Abilities(idx, before));
@@ -300,6 +478,11 @@ impl GameState {
     /// Records a new use state for a unit's ability, with an event saying what happened.
     pub fn set_ability_use(&mut self, idx: usize, ability: &str, state: AbilityUse, what: &str) {
         let key = (idx, ability.to_string());
+        if !self.ability_uses.contains_key(&key) {
+            // A use of an ability the unit has: its name is the table's already, and the
+            // count of ability uses is bounded by the units and their abilities.
+            self.held.table += ENTRY_BYTES + ability.len() + std::mem::size_of::<AbilityUse>();
+        }
         let before = self.ability_uses.insert(key, state);
         self.remember(Undo::Ability(idx, ability.to_string(), before));
         let unit = self.id(idx);
@@ -321,6 +504,18 @@ impl GameState {
                 "the action wrote more than {} MiB to the log",
                 MAX_LOG_BYTES_PER_ACTION >> 20
             ))
+        } else if self.recorded.undo_bytes > MAX_UNDO_BYTES_PER_ACTION {
+            Some(format!(
+                "the action's changes kept more than {} MiB of old values to undo them (`MAX_UNDO_BYTES_PER_ACTION`)",
+                MAX_UNDO_BYTES_PER_ACTION >> 20
+            ))
+        } else if self.held.undo > MAX_UNDO_BYTES + MAX_UNDO_BYTES_PER_ACTION {
+            // Only a game played without checkpoints (an auto-played battle) reaches this:
+            // a session forgets its oldest actions past `MAX_UNDO_BYTES`.
+            Some(format!(
+                "the game's undo history holds more than {} MiB (`MAX_UNDO_BYTES`)",
+                (MAX_UNDO_BYTES + MAX_UNDO_BYTES_PER_ACTION) >> 20
+            ))
         } else {
             None
         }
@@ -330,7 +525,7 @@ impl GameState {
     pub fn mark(&self) -> Mark {
         Mark {
             journal: self.journal_end(),
-            log: self.log.len(),
+            log: self.log_end(),
             rng: self.rng.clone(),
         }
     }
@@ -344,8 +539,19 @@ impl GameState {
     /// before the last [`GameState::commit`] restores only the log and generator.
     pub fn rollback(&mut self, mark: Mark) {
         self.unwind(mark.journal, None);
-        self.log.truncate(mark.log);
+        let keep = mark
+            .log
+            .saturating_sub(self.log_dropped)
+            .min(self.log.len());
+        self.held.log -= log_bytes(&self.log[keep..]);
+        self.log.truncate(keep);
         self.rng = mark.rng;
+    }
+
+    /// Whether the undo history still reaches back to `mark` (its oldest changes may have
+    /// been forgotten, past [`MAX_UNDO_BYTES`]).
+    pub fn reaches(&self, mark: &Mark) -> bool {
+        mark.journal >= self.forgotten
     }
 
     /// Undoes the journaled changes back to `to`, newest first; with `redo`, keeps for each
@@ -355,6 +561,7 @@ impl GameState {
             let Some(undo) = self.journal.pop_back() else {
                 break;
             };
+            self.held.undo = self.held.undo.saturating_sub(undo.bytes());
             let again = self.undo(undo);
             if let Some(redo) = redo.as_mut() {
                 redo.push(again);
@@ -367,7 +574,12 @@ impl GameState {
     pub fn rewind(&mut self, mark: Mark) -> Redo {
         let mut changes = Vec::new();
         self.unwind(mark.journal, Some(&mut changes));
-        let log = self.log.split_off(mark.log.min(self.log.len()));
+        let keep = mark
+            .log
+            .saturating_sub(self.log_dropped)
+            .min(self.log.len());
+        let log = self.log.split_off(keep);
+        self.held.log -= log_bytes(&log);
         let rng = std::mem::replace(&mut self.rng, mark.rng);
         Redo { changes, log, rng }
     }
@@ -376,8 +588,10 @@ impl GameState {
     pub fn replay(&mut self, redo: Redo) {
         for change in redo.changes.into_iter().rev() {
             let undo = self.undo(change);
+            self.held.undo += undo.bytes();
             self.journal.push_back(undo);
         }
+        self.held.log += log_bytes(&redo.log);
         self.log.extend(redo.log);
         self.rng = redo.rng;
     }
@@ -385,7 +599,11 @@ impl GameState {
     /// Forgets how to undo the changes made before `mark` (they stand), keeping later ones:
     /// the undo history stays as long as `:undo` can reach.
     pub fn forget_before(&mut self, mark: &Mark) {
-        while self.forgotten < mark.journal && self.journal.pop_front().is_some() {
+        while self.forgotten < mark.journal {
+            let Some(undo) = self.journal.pop_front() else {
+                break;
+            };
+            self.held.undo = self.held.undo.saturating_sub(undo.bytes());
             self.forgotten += 1;
         }
     }
@@ -394,10 +612,62 @@ impl GameState {
     pub fn commit(&mut self) {
         self.forgotten += self.journal.len();
         self.journal.clear();
+        self.held.undo = 0;
+    }
+
+    /// Puts back one change as it was before, and gives the change that would do it again;
+    /// what the table holds is counted anew by the bytes of what the change touched.
+    fn undo(&mut self, undo: Undo) -> Undo {
+        let before = self.touched_bytes(&undo);
+        let again = self.put_back(undo);
+        let after = self.touched_bytes(&again);
+        self.held.table = (self.held.table + after).saturating_sub(before);
+        again
+    }
+
+    /// The bytes the table holds in what an undo entry changes (a stat, a tag, a deck, ...).
+    fn touched_bytes(&self, undo: &Undo) -> usize {
+        let unit = |i: &usize| self.battlefield.get(*i);
+        match undo {
+            Undo::Name(i, _) => unit(i).map_or(0, |u| u.name.len()),
+            Undo::Side(i, _) => unit(i).map_or(0, |u| u.side.len()),
+            Undo::Stat(i, name, _) => unit(i).map_or(0, |u| stat_entry(name, u.stats.get(name))),
+            Undo::Tag(i, tag, _) => unit(i)
+                .filter(|u| u.tags.contains(tag))
+                .map_or(0, |_| ENTRY_BYTES + tag.len()),
+            Undo::Group(i, kind, _) => unit(i)
+                .and_then(|u| u.groups.get(kind))
+                .map_or(0, |n| ENTRY_BYTES + kind.len() + n.len()),
+            Undo::Abilities(i, _) => unit(i).map_or(0, |u| {
+                u.abilities.iter().map(|a| ENTRY_BYTES + a.len()).sum()
+            }),
+            Undo::GameStat(name, _) => stat_entry(name, self.game_stats.get(name)),
+            Undo::Deck(name, _) | Undo::Discard(name) | Undo::Rediscard(name, _) => self
+                .decks
+                .get(name)
+                .map_or(0, |d| ENTRY_BYTES + name.len() + d.bytes()),
+            Undo::Ability(i, name, _) => {
+                if self.ability_uses.contains_key(&(*i, name.clone())) {
+                    ENTRY_BYTES + name.len() + std::mem::size_of::<AbilityUse>()
+                } else {
+                    0
+                }
+            }
+            // Undoing a spawn takes the last unit away; redoing it puts one back.
+            Undo::Spawn => self.battlefield.units().last().map_or(0, Unit::bytes),
+            Undo::Respawn(_)
+            | Undo::Pos(..)
+            | Undo::Facing(..)
+            | Undo::Hits(..)
+            | Undo::Stands(..)
+            | Undo::InPlay(..)
+            | Undo::Turn(..)
+            | Undo::Phase(_) => 0,
+        }
     }
 
     /// Puts back one change as it was before, and gives the change that would do it again.
-    fn undo(&mut self, undo: Undo) -> Undo {
+    fn put_back(&mut self, undo: Undo) -> Undo {
         use std::mem::replace;
         let field = &mut self.battlefield;
         // Changes to a unit's fields; a unit index is always one of the game's.
@@ -470,6 +740,16 @@ impl GameState {
                     None => self.ability_uses.remove(&(i, name.clone())),
                 };
                 Undo::Ability(i, name, now)
+            }
+            Undo::Discard(name) => match self.decks.get_mut(&name).and_then(Deck::undiscard) {
+                Some(card) => Undo::Rediscard(name, card),
+                None => Undo::Discard(name),
+            },
+            Undo::Rediscard(name, card) => {
+                if let Some(deck) = self.decks.get_mut(&name) {
+                    deck.rediscard(card);
+                }
+                Undo::Discard(name)
             }
             Undo::Deck(name, deck) => {
                 let now = match deck {
@@ -614,12 +894,16 @@ impl GameState {
     /// Sets one of a unit's stats.
     pub fn set_stat(&mut self, idx: usize, name: &str, value: Stat) -> Result<(), StateError> {
         value.check(name)?;
-        let unit = self.unit_mut(idx)?;
+        let unit = self.unit(idx)?;
         // Setting a stat to what it is changes nothing, and records nothing: a loop doing it
         // must not fill the undo journal.
         if unit.stats.get(name) == Some(&value) {
             return Ok(());
         }
+        // Private stats are not logged, but the table holds them all the same.
+        let was = stat_entry(name, unit.stats.get(name));
+        self.grow(was, stat_entry(name, Some(&value)))?;
+        let unit = self.unit_mut(idx)?;
         let from = unit.stats.insert(name.to_string(), value.clone());
         // Remembered, so counted against the action's limits even when nothing is logged.
         self.remember(Undo::Stat(idx, name.to_string(), from.clone()));
@@ -645,6 +929,10 @@ impl GameState {
         if self.game_stats.get(name) == value.as_ref() {
             return Ok(());
         }
+        self.grow(
+            stat_entry(name, self.game_stats.get(name)),
+            stat_entry(name, value.as_ref()),
+        )?;
         let from = match &value {
             Some(v) => self.game_stats.insert(name.to_string(), v.clone()),
             None => self.game_stats.remove(name),
@@ -666,6 +954,8 @@ impl GameState {
         if name.chars().count() > MAX_NAME {
             return Err(StateError::NameTooLong);
         }
+        let was = self.unit(idx)?.name.len();
+        self.grow(was, name.len())?;
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.name, name.to_string());
         self.remember(Undo::Name(idx, from.clone()));
@@ -681,6 +971,7 @@ impl GameState {
         if self.battlefield.units().len() >= MAX_UNITS {
             return Err(StateError::TooManyUnits);
         }
+        self.grow(0, unit.bytes())?;
         let id = unit.id.clone();
         let at = unit.pos;
         let idx = self
@@ -695,6 +986,8 @@ impl GameState {
     /// Moves a unit to another side (a captured chariot, a turncoat).
     pub fn set_side(&mut self, idx: usize, side: &str) -> Result<(), StateError> {
         self.check_side(side)?;
+        let was = self.unit(idx)?.side.len();
+        self.grow(was, side.len())?;
         let unit = self.unit_mut(idx)?;
         let from = std::mem::replace(&mut unit.side, side.to_string());
         self.remember(Undo::Side(idx, from.clone()));
@@ -704,6 +997,10 @@ impl GameState {
 
     /// Puts a status tag on a unit (or takes it off).
     pub fn set_tag(&mut self, idx: usize, tag: &str, on: bool) -> Result<(), StateError> {
+        // Private tags are not logged, but the table holds them all the same.
+        if on && !self.unit(idx)?.tags.contains(tag) {
+            self.grow(0, ENTRY_BYTES + tag.len())?;
+        }
         let unit = self.unit_mut(idx)?;
         let changed = if on {
             unit.tags.insert(tag.to_string())
@@ -711,7 +1008,10 @@ impl GameState {
             unit.tags.remove(tag)
         };
         if changed {
-            let unit = unit.id.clone();
+            if !on {
+                self.held.table = self.held.table.saturating_sub(ENTRY_BYTES + tag.len());
+            }
+            let unit = self.id(idx);
             self.remember(Undo::Tag(idx, tag.to_string(), !on));
             // Tags starting with `_` are the rules' private notes (whom a figure fought this
             // turn, ...): kept and undone like any change, but not narrated.
@@ -733,11 +1033,15 @@ impl GameState {
         kind: &str,
         name: Option<&str>,
     ) -> Result<(), StateError> {
-        let unit = self.unit_mut(idx)?;
+        let unit = self.unit(idx)?;
         // Joining the group it is in, or leaving none, changes nothing and records nothing.
         if unit.groups.get(kind).map(String::as_str) == name {
             return Ok(());
         }
+        let entry = |n: Option<&str>| n.map_or(0, |n| ENTRY_BYTES + kind.len() + n.len());
+        let was = entry(unit.groups.get(kind).map(String::as_str));
+        self.grow(was, entry(name))?;
+        let unit = self.unit_mut(idx)?;
         let from = match name {
             Some(n) => unit.groups.insert(kind.into(), n.into()),
             None => unit.groups.remove(kind),
@@ -865,13 +1169,17 @@ impl GameState {
     }
 
     /// Adds (or replaces) a deck.
-    pub fn add_deck(&mut self, deck: Deck) {
+    pub fn add_deck(&mut self, deck: Deck) -> Result<(), StateError> {
+        let entry = |d: &Deck| ENTRY_BYTES + d.name().len() + d.bytes();
+        let was = self.decks.get(deck.name()).map_or(0, entry);
+        self.grow(was, entry(&deck))?;
         self.save_deck(deck.name());
         self.emit(Event::NewDeck {
             deck: deck.name().to_string(),
             cards: deck.len(),
         });
         self.decks.insert(deck.name().to_string(), deck);
+        Ok(())
     }
 
     /// Shuffles a deck's draw pile, or its discards back into it (`reshuffle`), without
@@ -937,8 +1245,9 @@ impl GameState {
             }),
             Drawn::Flipped => {
                 if let Some(deck) = self.decks.get_mut(name) {
+                    // Just drawn, so out of the deck.
                     for card in cards {
-                        deck.discard(*card);
+                        deck.rediscard(*card);
                     }
                 }
                 self.emit(Event::Flip {
@@ -1015,11 +1324,11 @@ impl GameState {
         Ok(cards)
     }
 
-    /// Puts a card on a deck's discards.
+    /// Puts a card on a deck's discards: only a card out of the deck may go there
+    /// ([`Deck::discard`]). Undone by taking it off again, not by a copy of the deck.
     pub fn discard(&mut self, name: &str, card: Card) -> Result<(), StateError> {
-        self.deck(name)?;
-        self.save_deck(name);
-        self.deck_mut(name)?.discard(card);
+        self.deck_mut(name)?.discard(card)?;
+        self.remember(Undo::Discard(name.to_string()));
         self.emit(Event::Discard {
             deck: name.into(),
             card: card.to_string(),
@@ -1060,7 +1369,7 @@ mod tests {
             name: id.into(),
             edge: Edge::South,
         };
-        GameState {
+        let mut s = GameState {
             battlefield: field,
             sides: vec![side("red"), side("blue")],
             decks: [("d".to_string(), Deck::standard("d", false))].into(),
@@ -1076,9 +1385,13 @@ mod tests {
             ability_uses: BTreeMap::new(),
             trace: Vec::new(),
             recorded: Recorded::default(),
+            held: Held::default(),
+            log_dropped: 0,
             journal: VecDeque::new(),
             forgotten: 0,
-        }
+        };
+        s.held.table = s.table_bytes();
+        s
     }
 
     fn fingerprint(s: &GameState) -> String {
@@ -1099,6 +1412,7 @@ mod tests {
     fn rollback_undoes_every_kind_of_change() {
         let mut s = state();
         s.commit();
+        s.begin_action();
         let before = fingerprint(&s);
         let mut rng_after = s.rng.clone();
         let mark = s.mark();
@@ -1121,12 +1435,28 @@ mod tests {
         s.set_turn(2, "blue").unwrap();
         s.set_phase("shooting").unwrap();
         s.shuffle("d").unwrap();
-        s.draw("d", 3, Drawn::Kept).unwrap();
-        s.discard("d", Card::parse("AS").unwrap()).unwrap();
-        s.add_deck(Deck::standard("e", true));
+        let drawn = s.draw("d", 3, Drawn::Kept).unwrap();
+        s.discard("d", drawn[1]).unwrap();
+        s.add_deck(Deck::standard("e", true)).unwrap();
         s.roll_text("3d6", None).unwrap();
+        s.set_tag(0, "shaken", false).unwrap();
+        s.set_tag(0, "_private", true).unwrap();
+        s.set_side(0, "blue").unwrap();
+        // Counted as it grew, the table holds what counting it afresh finds.
+        assert_eq!(s.held.table, s.table_bytes());
+        assert_eq!(
+            s.held.undo,
+            s.journal.iter().map(Undo::bytes).sum::<usize>()
+        );
+        assert_eq!(s.held.log, log_bytes(&s.log));
         assert_ne!(fingerprint(&s), before);
         s.rollback(mark);
+        assert_eq!(s.held.table, s.table_bytes());
+        assert_eq!(
+            s.held.undo,
+            s.journal.iter().map(Undo::bytes).sum::<usize>()
+        );
+        assert_eq!(s.held.log, log_bytes(&s.log));
         assert_eq!(fingerprint(&s), before);
         // The generator is back too: the next number is the one that would have come.
         assert_eq!(s.rng.next_u64(), rng_after.next_u64());
@@ -1161,7 +1491,7 @@ mod tests {
         s.set_phase("melee").unwrap();
         s.shuffle("d").unwrap();
         s.draw("d", 3, Drawn::Kept).unwrap();
-        s.add_deck(Deck::standard("e", true));
+        s.add_deck(Deck::standard("e", true)).unwrap();
         s.roll_text("3d6", None).unwrap();
         let after = fingerprint(&s);
         let mut rng_after = s.rng.clone();
@@ -1344,5 +1674,154 @@ mod tests {
         s.rollback(mark);
         assert_eq!(s.battlefield.units()[0].hits, 1);
         assert_eq!(s.log.len(), 1);
+    }
+
+    fn mib_text(i: usize) -> Stat {
+        Stat::Text(format!("{i:08}").repeat(1 << 17))
+    }
+
+    #[test]
+    fn private_stats_tags_and_game_stats_count_against_the_table_limit() {
+        // Private stats, tags and game stats are not logged, so they counted against nothing:
+        // one call filled memory with 1 MiB texts until the time budget stopped it (2-3 GB).
+        let fill =
+            |s: &mut GameState,
+             set: &mut dyn FnMut(&mut GameState, usize) -> Result<(), StateError>| {
+                s.begin_action();
+                let start = s.table_bytes();
+                let mut i = 0;
+                let e = loop {
+                    if let Err(e) = set(s, i) {
+                        break e;
+                    }
+                    i += 1;
+                    assert!(i <= MAX_TABLE_BYTES >> 20, "{i} MiB held");
+                };
+                assert_eq!(e, StateError::TableFull);
+                assert!(e.to_string().contains("more than 64 MiB"), "{e}");
+                assert!(
+                    e.to_string().contains("`MAX_TABLE_BYTES`, 67108864 bytes"),
+                    "{e}"
+                );
+                // Refused before it was made: the table holds what it held.
+                assert_eq!(s.held.table, s.table_bytes());
+                assert!(s.table_bytes() <= MAX_TABLE_BYTES);
+                assert!(
+                    s.table_bytes() - start > (MAX_TABLE_BYTES >> 1),
+                    "filled only {}",
+                    s.table_bytes()
+                );
+                i
+            };
+        let mut s = state();
+        let mark = s.mark();
+        fill(&mut s, &mut |s, i| {
+            s.set_stat(0, &format!("_note{i}"), mib_text(i))
+        });
+        s.rollback(mark.clone());
+        s.begin_action();
+        assert!(s.table_bytes() < 1 << 20);
+        let tag = |i: usize| format!("_{}", format!("{i:08}").repeat(1 << 17));
+        fill(&mut s, &mut |s, i| s.set_tag(1, &tag(i), true));
+        s.rollback(mark.clone());
+        fill(&mut s, &mut |s, i| {
+            s.set_game_stat(&format!("_g{i}"), Some(mib_text(i)))
+        });
+        s.rollback(mark.clone());
+        let group = |i: usize| format!("{i:08}").repeat(1 << 17);
+        fill(&mut s, &mut |s, i| {
+            s.set_group(0, &format!("k{i}"), Some(&group(i)))
+        });
+        s.rollback(mark);
+        s.begin_action();
+        assert!(s.table_bytes() < 1 << 20);
+    }
+
+    #[test]
+    fn old_values_kept_for_undo_count_against_the_action() {
+        // Setting one private stat to a new long text again and again kept every old one in
+        // the undo journal, counted against nothing.
+        let mut s = state();
+        s.begin_action();
+        let mut i = 0;
+        while s.flooded().is_none() {
+            s.set_stat(0, "_note", mib_text(i)).unwrap();
+            i += 1;
+            assert!(i <= 100, "{i} MiB kept");
+        }
+        let said = s.flooded().unwrap();
+        assert!(said.contains("more than 64 MiB of old values"), "{said}");
+        assert!(said.contains("`MAX_UNDO_BYTES_PER_ACTION`"), "{said}");
+        assert!(s.undo_bytes() > MAX_UNDO_BYTES_PER_ACTION);
+    }
+
+    #[test]
+    fn the_log_keeps_its_newest_events_within_its_limit() {
+        // The log had no limit across actions: 10,000 lines of `roll 10000d6` held 1.74 GB.
+        let mut s = state();
+        let first = s.mark();
+        let line = "x".repeat(MAX_TEXT);
+        let mut marks = Vec::new();
+        for action in 0..3_000 {
+            s.begin_action();
+            assert!(
+                s.log_bytes() <= MAX_LOG_BYTES,
+                "{} bytes after {action}",
+                s.log_bytes()
+            );
+            marks.push(s.mark());
+            s.say(format!("{action} {line}"));
+        }
+        assert!(s.log_dropped() > 0);
+        assert_eq!(s.log_end(), s.log_dropped() + s.log.len());
+        assert_eq!(s.held.log, log_bytes(&s.log));
+        // The newest events are kept, in order; a position in the log stays valid.
+        let last = marks.pop().unwrap();
+        assert!(
+            matches!(s.events_since(last.log), [Event::Say { text }] if text.starts_with("2999 "))
+        );
+        s.rollback(last);
+        assert!(matches!(s.log.last(), Some(Event::Say { text }) if text.starts_with("2998 ")));
+        assert_eq!(s.held.log, log_bytes(&s.log));
+        // Going back past what was dropped empties the log, and no more.
+        s.rollback(first);
+        assert!(s.log.is_empty());
+        assert_eq!(s.held.log, 0);
+    }
+
+    #[test]
+    fn a_discard_is_undone_without_a_copy_of_the_deck() {
+        // Each discard journaled a copy of the whole deck, discards and all: 20,000 discards
+        // in one call held 489 MB. And a card never in the deck went on its discards.
+        let mut s = state();
+        s.begin_action();
+        let mark = s.mark();
+        let drawn = s.draw("d", 52, Drawn::Kept).unwrap();
+        let after_draw = s.mark();
+        let undo_before = s.undo_bytes();
+        for card in &drawn {
+            s.discard("d", *card).unwrap();
+        }
+        let per_discard = (s.undo_bytes() - undo_before) / 52;
+        // One entry of its own size, no copy of the deck.
+        let entry = std::mem::size_of::<Undo>() + "d".len();
+        assert_eq!(per_discard, entry, "{per_discard} bytes kept per discard");
+        let e = s.discard("d", drawn[0]).unwrap_err();
+        assert!(e.to_string().contains("in the discards already"), "{e}");
+        let joker = Card::parse("JOKER").unwrap();
+        let e = s.discard("d", joker).unwrap_err();
+        assert!(e.to_string().contains("not one of the deck's cards"), "{e}");
+        let redo = s.rewind(after_draw);
+        assert_eq!(s.deck("d").unwrap().discard_count(), 0);
+        s.replay(redo);
+        assert_eq!(s.deck("d").unwrap().discards(), &drawn[..]);
+        s.rollback(mark);
+        assert_eq!(
+            (
+                s.deck("d").unwrap().len(),
+                s.deck("d").unwrap().discard_count()
+            ),
+            (52, 0)
+        );
     }
 }

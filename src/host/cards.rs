@@ -315,6 +315,17 @@ pub enum CardError {
         /// How many are in the draw pile.
         left: usize,
     },
+    /// A card discarded that is not out of the deck: never one of its cards, or in its pile,
+    /// its discards or set aside already.
+    #[error("`{card}` cannot go on the discards of the `{deck}` deck: {why}")]
+    NotOut {
+        /// The deck's name.
+        deck: String,
+        /// The card.
+        card: Card,
+        /// Why, in words.
+        why: &'static str,
+    },
     /// A card that is not in the draw pile (typed in by a player).
     #[error("`{card}` is not in the draw pile of the `{deck}` deck: {place}")]
     NotInPile {
@@ -364,6 +375,12 @@ pub struct Deck {
     /// (Saves made before this was kept have none: their decks count as shuffled.)
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     in_order: bool,
+    /// Every card the deck was made with, sorted: a card may go on the discards only while
+    /// it is out of the deck (drawn and not put back), so the discards never grow past the
+    /// deck. (Saves made before this was kept have none: their cards are those in the pile,
+    /// the discards and set aside.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    all: Vec<Card>,
 }
 
 impl Deck {
@@ -388,6 +405,8 @@ impl Deck {
 
     /// A deck of `cards`, the first one on top.
     pub fn from_cards(name: impl Into<String>, mut cards: Vec<Card>) -> Deck {
+        let mut all = cards.clone();
+        all.sort();
         cards.reverse();
         Deck {
             name: name.into(),
@@ -395,7 +414,18 @@ impl Deck {
             discards: Vec::new(),
             set_aside: Vec::new(),
             in_order: true,
+            all,
         }
+    }
+
+    /// The bytes the deck holds, as counted against the game's byte limits
+    /// (`limits::MAX_TABLE_BYTES`): the same however its cards lie, since a card is in its
+    /// pile, its discards, set aside or out, never in two places.
+    pub fn bytes(&self) -> usize {
+        let held = self.draw_pile.len() + self.discards.len() + self.set_aside.len();
+        std::mem::size_of::<Deck>()
+            + self.name.len()
+            + std::mem::size_of::<Card>() * 2 * self.all.len().max(held)
     }
 
     /// A deck from a list such as `"AS, 10H, JOKER"` (commas or whitespace between cards), the
@@ -499,8 +529,46 @@ impl Deck {
         self.draw_pile.iter().rev().take(n).copied().collect()
     }
 
-    /// Puts a card on the discards.
-    pub fn discard(&mut self, card: Card) {
+    /// Puts a card on the discards. Only a card out of the deck (drawn and not put back) may
+    /// go there: one that was never the deck's, or is in its pile, its discards or set aside,
+    /// is refused and nothing changes.
+    pub fn discard(&mut self, card: Card) -> Result<(), CardError> {
+        let here = |pile: &[Card]| pile.iter().filter(|c| **c == card).count();
+        let held = here(&self.draw_pile) + here(&self.discards) + here(&self.set_aside);
+        // A deck from an old save knows only the cards it holds.
+        let made = if self.all.is_empty() {
+            held
+        } else {
+            here(&self.all)
+        };
+        if held < made {
+            self.discards.push(card);
+            return Ok(());
+        }
+        let why = if made == 0 {
+            "it is not one of the deck's cards"
+        } else if here(&self.discards) > 0 {
+            "it is in the discards already"
+        } else if here(&self.draw_pile) > 0 {
+            "it is in the draw pile: draw it first"
+        } else {
+            "it was set aside"
+        };
+        Err(CardError::NotOut {
+            deck: self.name.clone(),
+            card,
+            why,
+        })
+    }
+
+    /// Takes the last card put on the discards back off them (undoing [`Deck::discard`]).
+    pub fn undiscard(&mut self) -> Option<Card> {
+        self.discards.pop()
+    }
+
+    /// Puts a card on the discards again (redoing [`Deck::discard`] after
+    /// [`Deck::undiscard`]).
+    pub fn rediscard(&mut self, card: Card) {
         self.discards.push(card);
     }
 
@@ -605,7 +673,7 @@ mod tests {
         assert_eq!(d.cards(), [card("AS"), card("2S"), card("4S")]);
         assert_eq!(d.draw_at(0).unwrap(), card("AS"));
         assert_eq!(d.take(card("4S")).unwrap(), card("4S"));
-        d.discard(card("AS"));
+        d.discard(card("AS")).unwrap();
         assert_eq!(
             d.take(card("AS")).unwrap_err().to_string(),
             "`A♠` is not in the draw pile of the `d` deck: it is in the discards"
@@ -968,7 +1036,7 @@ mod tests {
     fn drawing_from_an_empty_deck_says_what_to_do() {
         let mut deck = Deck::parse_list("chance", "AS 2S 3S").unwrap();
         for c in deck.draw_n(3).unwrap() {
-            deck.discard(c);
+            deck.discard(c).unwrap();
         }
         let e = deck.draw().unwrap_err();
         assert_eq!(
@@ -1025,7 +1093,7 @@ mod tests {
         deck.shuffle(&mut rng);
         let hand = deck.draw_n(10).unwrap();
         for c in &hand {
-            deck.discard(*c);
+            deck.discard(*c).unwrap();
         }
         assert_eq!((deck.len(), deck.discard_count()), (42, 10));
         assert_eq!(deck.discards(), &hand[..]);
@@ -1050,7 +1118,7 @@ mod tests {
         assert_eq!((deck.len(), deck.set_aside_count()), (12, 40));
         for _ in 0..12 {
             let c = deck.draw().unwrap();
-            deck.discard(c);
+            deck.discard(c).unwrap();
         }
         assert!(deck.draw().is_err());
         deck.reshuffle(&mut rng);
@@ -1088,10 +1156,34 @@ mod tests {
     }
 
     #[test]
+    fn only_a_card_out_of_the_deck_may_be_discarded() {
+        // Discards took any card, and one card again and again: a deck's discards grew
+        // without end (20,000 discards in one call held 489 MB).
+        let mut deck = Deck::parse_list("orders", "AS 2S 2S").unwrap();
+        let refused = |deck: &mut Deck, c: &str| deck.discard(card(c)).unwrap_err().to_string();
+        assert_eq!(
+            refused(&mut deck, "KH"),
+            "`K♥` cannot go on the discards of the `orders` deck: it is not one of the deck's cards"
+        );
+        assert!(refused(&mut deck, "AS").contains("it is in the draw pile"));
+        let two = deck.draw_n(2).unwrap();
+        assert_eq!(two, [card("AS"), card("2S")]);
+        deck.discard(card("2S")).unwrap();
+        // The other two of spades is still in the pile.
+        assert!(refused(&mut deck, "2S").contains("in the discards already"));
+        deck.discard(card("AS")).unwrap();
+        assert!(refused(&mut deck, "AS").contains("in the discards already"));
+        assert_eq!(deck.discard_count(), 2);
+        assert_eq!(deck.undiscard(), Some(card("AS")));
+        deck.rediscard(card("AS"));
+        assert_eq!(deck.discards(), [card("2S"), card("AS")]);
+    }
+
+    #[test]
     fn shuffle_leaves_discards_alone() {
         let mut deck = Deck::parse_list("d", "AS 2S 3S 4S").unwrap();
         let c = deck.draw().unwrap();
-        deck.discard(c);
+        deck.discard(c).unwrap();
         deck.shuffle(&mut GameRng::new(1));
         assert_eq!((deck.len(), deck.discards()), (3, &[card("AS")][..]));
     }

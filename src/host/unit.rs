@@ -167,7 +167,22 @@ pub enum ValueError {
     Shape(#[from] ShapeError),
 }
 
+/// What one entry of a map or set costs beside its key and value (the tree's node share and
+/// the string's own header), in the byte counts of [`Stat::bytes`] and [`Unit::bytes`].
+pub const ENTRY_BYTES: usize = 48;
+
 impl Stat {
+    /// The bytes the stat holds, as counted against the game's byte limits
+    /// (`limits::MAX_TABLE_BYTES`): its own size and its text.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<Stat>()
+            + match self {
+                Stat::Text(t) => t.len(),
+                Stat::List(items) => items.iter().map(Stat::bytes).sum(),
+                _ => 0,
+            }
+    }
+
     /// Checks that the table can hold the stat `name`: a finite number within [`MAX_STAT`] of
     /// zero (a word or a yes/no always can).
     pub fn check(&self, name: &str) -> Result<(), ValueError> {
@@ -260,6 +275,37 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// The bytes the unit holds, as counted against the game's byte limits
+    /// (`limits::MAX_TABLE_BYTES`): its texts, stats, tags, abilities and groups, each entry
+    /// with [`ENTRY_BYTES`] beside it.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<Unit>()
+            + self.id.len()
+            + self.name.len()
+            + self.side.len()
+            + self.troop.len()
+            + self
+                .stats
+                .iter()
+                .map(|(k, v)| ENTRY_BYTES + k.len() + v.bytes())
+                .sum::<usize>()
+            + self
+                .tags
+                .iter()
+                .map(|t| ENTRY_BYTES + t.len())
+                .sum::<usize>()
+            + self
+                .abilities
+                .iter()
+                .map(|a| ENTRY_BYTES + a.len())
+                .sum::<usize>()
+            + self
+                .groups
+                .iter()
+                .map(|(k, v)| ENTRY_BYTES + k.len() + v.len())
+                .sum::<usize>()
+    }
+
     /// Checks that the table can hold the unit: a position within reach, a finite facing, a
     /// base of a sane size, a name of at most [`MAX_NAME`] characters, and finite stats,
     /// hits and stands within [`MAX_STAT`] of zero.

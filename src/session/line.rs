@@ -439,10 +439,12 @@ impl Session {
         if !parsed.is_action() {
             return Ok(Dynamic::UNIT);
         }
-        let before = self.state().log.len();
+        let before = self.state().log_end();
         self.checkpoint();
         let result = self.perform(parsed);
-        let changed = self.state().log[before..]
+        let changed = self
+            .state()
+            .events_since(before)
             .iter()
             .any(|e| !matches!(e, Event::Print { .. } | Event::Debug { .. }));
         if result.is_err() || !changed {

@@ -135,8 +135,8 @@ struct Step {
     rules: Option<Vec<PathBuf>>,
 }
 
-pub use crate::limits::MAX_UNDO;
 pub use crate::limits::{MAX_PROMPT_FUNCTION_BYTES, MAX_PROMPT_FUNCTIONS};
+pub use crate::limits::{MAX_UNDO, MAX_UNDO_BYTES};
 
 pub use crate::limits::{MAX_BATTLE_STEPS, MAX_STEPS_PER_TURN, MAX_TURNS};
 
@@ -855,13 +855,14 @@ impl Session {
             let played = self.call(PLAY_TURN, vec![side.into()]);
             after_step(self);
             let _ = played?;
-            let from = self.state.borrow().log.len();
+            let from = self.state.borrow().log_end();
             let passed = self.call(END_TURN, Vec::new());
-            let moved_on = self.state.borrow().log.get(from..).is_some_and(|events| {
-                events
-                    .iter()
-                    .any(|e| matches!(e, Event::Turn { .. } | Event::Phase { .. }))
-            });
+            let moved_on = self
+                .state
+                .borrow()
+                .events_since(from)
+                .iter()
+                .any(|e| matches!(e, Event::Turn { .. } | Event::Phase { .. }));
             after_step(self);
             let _ = passed?;
             if !moved_on {
@@ -1188,9 +1189,8 @@ impl Session {
     pub fn take_events(&mut self) -> Vec<Event> {
         let state = self.state.borrow();
         // A rolled-back action can leave the log shorter than what was already shown.
-        let from = self.emitted.min(state.log.len());
-        let events = state.log[from..].to_vec();
-        self.emitted = state.log.len();
+        let events = state.events_since(self.emitted).to_vec();
+        self.emitted = state.log_end();
         events
     }
 
@@ -1275,6 +1275,12 @@ impl Session {
             self.past.remove(0);
             self.state.borrow_mut().forget_before(&self.past[0].mark);
         }
+        // Past `MAX_UNDO_BYTES` of old values, the oldest actions are forgotten too (the
+        // newest step, the action about to be taken, stays).
+        while self.past.len() > 1 && self.state.borrow().undo_bytes() > MAX_UNDO_BYTES {
+            self.past.remove(0);
+            self.state.borrow_mut().forget_before(&self.past[0].mark);
+        }
     }
 
     /// Forgets the last checkpoint (its action changed nothing, or failed and was rolled
@@ -1303,6 +1309,11 @@ impl Session {
             let Some(mut step) = self.past.pop() else {
                 break;
             };
+            // The undo history forgets its oldest changes past `MAX_UNDO_BYTES`.
+            if !self.state.borrow().reaches(&step.mark) {
+                self.past.clear();
+                break;
+            }
             if let Err(e) = self.swap_rules(&mut step) {
                 self.past.push(step);
                 return Err(e);
@@ -1312,7 +1323,7 @@ impl Session {
             self.steps += 1;
             done += 1;
         }
-        self.emitted = self.emitted.min(self.state.borrow().log.len());
+        self.emitted = self.emitted.min(self.state.borrow().log_end());
         Ok(done)
     }
 
@@ -1332,7 +1343,7 @@ impl Session {
             self.steps += 1;
             done += 1;
         }
-        self.emitted = self.state.borrow().log.len();
+        self.emitted = self.state.borrow().log_end();
         Ok(done)
     }
 
@@ -1734,7 +1745,7 @@ impl Session {
         }
         let mut session = Session::new(project, scenario, save.rng.seed)?;
         save.restore_into(&mut session.state.borrow_mut())?;
-        session.emitted = session.state.borrow().log.len();
+        session.emitted = session.state.borrow().log_end();
         Ok(session)
     }
 
@@ -1778,7 +1789,7 @@ impl Session {
 
     /// Puts the game back to a snapshot taken earlier.
     pub fn restore(&mut self, snapshot: GameState) {
-        let len = snapshot.log.len();
+        let len = snapshot.log_end();
         *self.state.borrow_mut() = snapshot;
         self.emitted = self.emitted.min(len);
     }
@@ -1792,7 +1803,7 @@ impl Session {
     pub fn rollback(&mut self, mark: Mark) {
         let mut state = self.state.borrow_mut();
         state.rollback(mark);
-        self.emitted = self.emitted.min(state.log.len());
+        self.emitted = self.emitted.min(state.log_end());
     }
 
     /// The sandbox limits in force.

@@ -403,7 +403,7 @@ pub(super) fn register(
             if deck.len() > MAX_DECK {
                 return Err(host_error(format!("a deck holds at most {MAX_DECK} cards")));
             }
-            st.borrow_mut().add_deck(deck);
+            st.borrow_mut().add_deck(deck).map_err(host_error)?;
             Ok(DeckRef(name.into()))
         }
     );
@@ -426,7 +426,9 @@ pub(super) fn register(
                 };
                 list.push(card);
             }
-            st.borrow_mut().add_deck(Deck::from_cards(name, list));
+            st.borrow_mut()
+                .add_deck(Deck::from_cards(name, list))
+                .map_err(host_error)?;
             Ok(DeckRef(name.into()))
         }
     );
@@ -487,7 +489,11 @@ pub(super) fn register(
     );
     let st = state.clone();
     host!(engine,
-        /// Puts a card on the discard pile. Logs `discarded A♠ to the orders deck`.
+        /// Puts a card on the discard pile. Logs `discarded A♠ to the orders deck`. Only a
+        /// card out of the deck (drawn from it and not discarded since) may go there; any
+        /// other is refused: `` `K♥` cannot go on the discards of the `orders` deck: it is not
+        /// one of the deck's cards`` (or `it is in the discards already`, `it is in the draw
+        /// pile: draw it first`).
         fn (dk: Deck) discard(card: Card) -> (),
         move |d: &mut DeckRef, card: Card| -> Res<()> {
             st.borrow_mut().discard(&d.0, card).map_err(host_error)
