@@ -562,6 +562,74 @@ pub fn read_file(path: &std::path::Path) -> Result<String, Error> {
     std::fs::read_to_string(path).map_err(io)
 }
 
+/// Reads a file the player named (a batch file), refusing a FIFO, a device or a folder, and
+/// reading at most `max` bytes: `too_big` words the refusal of a longer one. The kind
+/// is asked before the file is opened, and again of the file opened (without waiting, so a
+/// FIFO put in its place meanwhile cannot block), and no more than `max + 1` bytes are read
+/// whatever the file says its length is (`/dev/zero` says 0).
+pub fn read_bounded(
+    path: &std::path::Path,
+    max: usize,
+    too_big: impl Fn() -> (String, Option<String>),
+) -> Result<String, Error> {
+    use std::io::Read;
+    let io = |reason| Error::Io {
+        action: "read",
+        path: path.to_path_buf(),
+        reason,
+    };
+    let refuse = |meta: &std::fs::Metadata| {
+        Error::other(
+            format!(
+                "cannot read `{}`: it is {}, not a file",
+                path.display(),
+                kind_of(&meta.file_type())
+            ),
+            Some(
+                "name a regular file, or give the lines on standard input: `... | sandtable run -`"
+                    .into(),
+            ),
+        )
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(refuse(&meta));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "freebsd"
+    ))]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(refuse(&meta));
+    }
+    let over = || {
+        let (message, help) = too_big();
+        Error::other(message, help)
+    };
+    if meta.len() > max as u64 {
+        return Err(over());
+    }
+    let mut bytes = Vec::new();
+    file.take(max as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() > max {
+        return Err(over());
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+}
+
 /// What a file that is not a regular file is, in words: `a folder`, `a FIFO (a named pipe)`,
 /// `a device`, `a socket`. Every message that refuses such a file (a house rule, an import,
 /// a save's target or its scenario, any file read) names it so.

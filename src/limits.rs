@@ -18,6 +18,11 @@ use std::time::Duration;
 /// slowest script known to compile (one statement per two bytes) takes about a tenth of a
 /// second (`docs/performance.md`), well within the [`TIME_BUDGET`].
 pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
+/// The largest batch file of prompt lines `sandtable run` reads (from a file or standard
+/// input), in bytes; each entry in it is held to [`MAX_SCRIPT_BYTES`]. Two million lines of
+/// `roll 1d6`; read whole, so that a diagnostic can quote it, and never past this (`run
+/// /dev/zero` read 4.3 GB in 10 seconds).
+pub const MAX_BATCH_BYTES: usize = 64 << 20;
 
 // ---- Scripts ---------------------------------------------------------------------------
 
@@ -58,6 +63,16 @@ pub const MAX_MODULES: usize = 64;
 pub const MAX_IMPORT_DEPTH: usize = 16;
 /// How deeply hooks may call `ask` from inside other hooks.
 pub const MAX_HOOK_DEPTH: usize = 8;
+/// House rules in force at once: those a scenario lists, and those `--with` and `:with` add.
+/// Each may take its [`TIME_BUDGET`] to compile and another to run its top level: an 82 KB
+/// scenario listing a one-second house rule 5,000 times loaded for over an hour. A house rule
+/// listed twice is refused too.
+pub const MAX_HOUSE_RULES: usize = 64;
+/// Processor time for loading all of a game's scripts (its ruleset's, its abilities, its house
+/// rules: compiled and their top levels run), however many there are; each is held to its
+/// own [`TIME_BUDGET`] besides, and the wall-clock backstop is the same factor of this
+/// (`script::clock`).
+pub const LOAD_BUDGET: Duration = Duration::from_secs(10);
 
 // ---- The prompt ------------------------------------------------------------------------
 
