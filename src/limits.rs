@@ -30,10 +30,16 @@ pub const MAX_BATCH_BYTES: usize = 64 << 20;
 /// one script: the time the thread running it used, so that a busy machine refuses no
 /// script an idle one accepts (`script::clock`).
 pub const TIME_BUDGET: Duration = Duration::from_secs(2);
-/// How many times its [`TIME_BUDGET`] a call or a compile may take by the wall clock,
-/// however little processor time it used: a thread that is blocked or starved still ends
-/// (after 10 seconds).
+/// How many times its [`TIME_BUDGET`] a call or a compile may be blocked (by the wall clock,
+/// neither running nor waiting for a core), however little processor time it used: a thread
+/// that is blocked still ends (after 10 seconds). Where the system does not say how long a
+/// thread waited for a core, all time off a core counts (`script::clock`).
 pub const WALL_CLOCK_FACTOR: u32 = 5;
+/// How many times its [`TIME_BUDGET`] a call or a compile may take by the wall clock in any
+/// case, however little processor time it used (120 seconds): a script whose thread gets at
+/// least a sixtieth of a core is never stopped for being starved (16 busy programs on two
+/// cores give it about an eighth, and it took 61 s by the clock to use 1.5 s).
+pub const MAX_WALL_FACTOR: u32 = 60;
 /// Rhai operations per call (a loop iteration is a few).
 pub const MAX_OPERATIONS: u64 = 50_000_000;
 /// Nested function calls.

@@ -638,9 +638,10 @@ pub fn runtime_in_words(err: &EvalAltResult, limits: &Limits) -> Words {
         }
         E::ErrorTerminated(token, _) if token.to_string() == OUT_OF_WALL_TIME => (
             format!(
-                "script ran {:?} by the clock, {WALL_CLOCK_FACTOR} times its time budget of {:?} of processor time, and was stopped: it waited, or the machine is very busy",
+                "script was blocked {:?}, {WALL_CLOCK_FACTOR} times its time budget of {:?} of processor time, or ran {:?} by the clock, and was stopped: it waited, or the machine is far too busy",
                 limits.time_budget.saturating_mul(WALL_CLOCK_FACTOR),
-                limits.time_budget
+                limits.time_budget,
+                limits.time_budget.saturating_mul(crate::limits::MAX_WALL_FACTOR)
             ),
             Some(RUNAWAY_HELP.into()),
         ),
