@@ -629,41 +629,97 @@ pub fn read_file_within(
     max: usize,
     limit: &str,
 ) -> Result<String, Error> {
+    read_capped(path, max, None, |bytes| {
+        Error::other(
+            format!(
+                "`{}` is {} bytes long, and {what} may have at most {max} bytes ({} MiB, `{limit}`)",
+                path.display(),
+                match bytes {
+                    Some(bytes) if bytes > max as u64 => bytes.to_string(),
+                    _ => format!("more than {max}"),
+                },
+                max >> 20
+            ),
+            None,
+        )
+    })
+}
+
+/// Reads a file the player named (a batch file), refusing a FIFO, a device or a folder, and
+/// reading at most `max` bytes: `too_big` words the refusal of a longer one.
+pub fn read_bounded(
+    path: &std::path::Path,
+    max: usize,
+    too_big: impl Fn() -> (String, Option<String>),
+) -> Result<String, Error> {
+    read_capped(
+        path,
+        max,
+        Some("name a regular file, or give the lines on standard input: `... | sandtable run -`"),
+        |_| {
+            let (message, help) = too_big();
+            Error::other(message, help)
+        },
+    )
+}
+
+/// The reading of [`read_file_within`] and [`read_bounded`]. The kind is asked before the
+/// file is opened, and again of the file opened (without waiting, so a FIFO put in its place
+/// meanwhile cannot block), and no more than `max + 1` bytes are read whatever the file says
+/// its length is (`/dev/zero` says 0). `too_big` is given the length the file claims, when
+/// that is what is over.
+fn read_capped(
+    path: &std::path::Path,
+    max: usize,
+    not_a_file_help: Option<&str>,
+    too_big: impl Fn(Option<u64>) -> Error,
+) -> Result<String, Error> {
     use std::io::Read;
     let io = |reason| Error::Io {
         action: "read",
         path: path.to_path_buf(),
         reason,
     };
-    let too_big = |bytes: u64| {
+    let refuse = |meta: &std::fs::Metadata| {
         Error::other(
             format!(
-                "`{}` is {} bytes long, and {what} may have at most {max} bytes ({} MiB, `{limit}`)",
+                "cannot read `{}`: it is {}, not a file",
                 path.display(),
-                if bytes > max as u64 {
-                    bytes.to_string()
-                } else {
-                    format!("more than {max}")
-                },
-                max >> 20
+                kind_of(&meta.file_type())
             ),
-            None,
+            not_a_file_help.map(str::to_string),
         )
     };
     let meta = std::fs::metadata(path).map_err(io)?;
     if !meta.is_file() {
-        return read_file(path);
+        return Err(refuse(&meta));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "freebsd"
+    ))]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(refuse(&meta));
     }
     if meta.len() > max as u64 {
-        return Err(too_big(meta.len()));
+        return Err(too_big(Some(meta.len())));
     }
-    let file = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(max as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(io)?;
     if bytes.len() > max {
-        return Err(too_big(0));
+        return Err(too_big(None));
     }
     String::from_utf8(bytes).map_err(|_| {
         io(std::io::Error::new(

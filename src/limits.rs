@@ -38,6 +38,11 @@ pub const MAX_SAVED_LOG_BYTES: usize = 16 << 20;
 /// The largest journal replayed or resumed, in bytes, refused before it is read: a journal
 /// holds one line per entry typed, each at most [`MAX_SCRIPT_BYTES`].
 pub const MAX_JOURNAL_BYTES: usize = 64 << 20;
+/// The largest batch file of prompt lines `sandtable run` reads (from a file or standard
+/// input), in bytes; each entry in it is held to [`MAX_SCRIPT_BYTES`]. Two million lines of
+/// `roll 1d6`; read whole, so that a diagnostic can quote it, and never past this (`run
+/// /dev/zero` read 4.3 GB in 10 seconds).
+pub const MAX_BATCH_BYTES: usize = 64 << 20;
 
 // ---- Scripts ---------------------------------------------------------------------------
 
@@ -45,10 +50,16 @@ pub const MAX_JOURNAL_BYTES: usize = 64 << 20;
 /// one script: the time the thread running it used, so that a busy machine refuses no
 /// script an idle one accepts (`script::clock`).
 pub const TIME_BUDGET: Duration = Duration::from_secs(2);
-/// How many times its [`TIME_BUDGET`] a call or a compile may take by the wall clock,
-/// however little processor time it used: a thread that is blocked or starved still ends
-/// (after 10 seconds).
+/// How many times its [`TIME_BUDGET`] a call or a compile may be blocked (by the wall clock,
+/// neither running nor waiting for a core), however little processor time it used: a thread
+/// that is blocked still ends (after 10 seconds). Where the system does not say how long a
+/// thread waited for a core, all time off a core counts (`script::clock`).
 pub const WALL_CLOCK_FACTOR: u32 = 5;
+/// How many times its [`TIME_BUDGET`] a call or a compile may take by the wall clock in any
+/// case, however little processor time it used (120 seconds): a script whose thread gets at
+/// least a sixtieth of a core is never stopped for being starved (16 busy programs on two
+/// cores give it about an eighth, and it took 61 s by the clock to use 1.5 s).
+pub const MAX_WALL_FACTOR: u32 = 60;
 /// Rhai operations per call (a loop iteration is a few).
 pub const MAX_OPERATIONS: u64 = 50_000_000;
 /// Nested function calls.
@@ -78,6 +89,16 @@ pub const MAX_MODULES: usize = 64;
 pub const MAX_IMPORT_DEPTH: usize = 16;
 /// How deeply hooks may call `ask` from inside other hooks.
 pub const MAX_HOOK_DEPTH: usize = 8;
+/// House rules in force at once: those a scenario lists, and those `--with` and `:with` add.
+/// Each may take its [`TIME_BUDGET`] to compile and another to run its top level: an 82 KB
+/// scenario listing a one-second house rule 5,000 times loaded for over an hour. A house rule
+/// listed twice is refused too.
+pub const MAX_HOUSE_RULES: usize = 64;
+/// Processor time for loading all of a game's scripts (its ruleset's, its abilities, its house
+/// rules: compiled and their top levels run), however many there are; each is held to its
+/// own [`TIME_BUDGET`] besides, and the wall-clock backstop is the same factor of this
+/// (`script::clock`).
+pub const LOAD_BUDGET: Duration = Duration::from_secs(10);
 
 // ---- The prompt ------------------------------------------------------------------------
 

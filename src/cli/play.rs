@@ -547,7 +547,7 @@ fn interactive(
         "{} - type :help for the verbs, :quit to leave",
         session.scenario().name
     );
-    let mut entry = String::new();
+    let mut entry = crate::session::line::Entry::default();
     let mut number = 0;
     let mut watcher = Watcher::new(session.script_paths());
     // Edits are told of while the prompt waits, unless output is not a terminal or is JSON
@@ -570,12 +570,10 @@ fn interactive(
         }
         match editor.readline(&prompt(session, !entry.is_empty())) {
             Ok(line) => {
-                entry.push_str(&line);
-                entry.push('\n');
-                if session.needs_more(&entry) {
+                if session.entry_needs_more(&mut entry, &line) {
                     continue;
                 }
-                let text = std::mem::take(&mut entry);
+                let text = entry.take();
                 // A secret verb's line is shown as `*` (see `PromptHelper`), kept out of the
                 // history (where the arrow keys would show it), and tells only the ruleset's
                 // word for it (`order written`).
@@ -614,7 +612,9 @@ fn interactive(
                     break;
                 }
             }
-            Err(ReadlineError::Interrupted) => entry.clear(),
+            Err(ReadlineError::Interrupted) => {
+                entry.take();
+            }
             Err(ReadlineError::Eof) => {
                 if may_leave(&mut editor, session) {
                     break;
@@ -683,7 +683,7 @@ pub fn run_lines(
         Source::Replayed(_) => Mode::Replay,
     };
     let mut failed = false;
-    let mut entry = String::new();
+    let mut entry = crate::session::line::Entry::default();
     let mut start_line = 0;
     let mut number = 0;
     let mut watcher = Watcher::new(session.script_paths());
@@ -701,12 +701,10 @@ pub fn run_lines(
             start_line = number;
         }
         feed.queue(dice);
-        entry.push_str(&line);
-        entry.push('\n');
-        if session.needs_more(&entry) {
+        if session.entry_needs_more(&mut entry, &line) {
             continue;
         }
-        let text = std::mem::take(&mut entry);
+        let text = entry.take();
         let text = text.trim_end();
         watcher.follow(session.script_paths());
         if let Source::Played(journal) = source {
@@ -733,7 +731,7 @@ pub fn run_lines(
             Some(ok) => failed |= !ok,
         }
     }
-    if !entry.trim().is_empty() {
+    if !entry.text().trim().is_empty() {
         let e = Error::other(
             "the input ended inside an unfinished entry",
             Some("close the bracket it opened".into()),

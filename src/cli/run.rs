@@ -11,6 +11,18 @@ use super::command::{self, Reply};
 use super::{Common, flush_events, start_session};
 use crate::error::{AtLine, Error};
 
+pub use crate::limits::MAX_BATCH_BYTES;
+
+/// Why a batch of prompt lines is refused for its size.
+fn batch_too_big(name: &str) -> (String, Option<String>) {
+    (
+        format!(
+            "`{name}` is larger than a batch file may be: at most {MAX_BATCH_BYTES} bytes (64 MiB)"
+        ),
+        Some("split it into several batch files".into()),
+    )
+}
+
 /// Runs a batch file.
 pub fn run(
     common: &Common,
@@ -19,20 +31,36 @@ pub fn run(
     explain: bool,
 ) -> Result<u8, Error> {
     let (name, text) = match &file {
-        // A batch file named on the command line may be a pipe (`run <(make_lines)`): the
-        // player chose it, so it is read whatever its kind.
-        Some(p) if p.as_os_str() != "-" => (
-            p.display().to_string(),
-            std::fs::read_to_string(p).map_err(|reason| Error::Io {
-                action: "read",
-                path: p.clone(),
-                reason,
-            })?,
-        ),
+        // Only a regular file is read, and at most its limit: a FIFO would block for ever,
+        // and `/dev/zero` never ends (a pipe is given on standard input, `-`).
+        Some(p) if p.as_os_str() != "-" => {
+            let shown = p.display().to_string();
+            let text = if shown.ends_with(".rhai") {
+                let max = crate::limits::MAX_SCRIPT_BYTES;
+                crate::error::read_bounded(p, max, || {
+                    let bytes = std::fs::metadata(p).map_or(max as u64 + 1, |m| m.len());
+                    (
+                        crate::error::script_too_big(&shown, bytes.max(max as u64 + 1))
+                            .unwrap_or_default(),
+                        Some(crate::error::SCRIPT_TOO_BIG_HELP.into()),
+                    )
+                })?
+            } else {
+                crate::error::read_bounded(p, MAX_BATCH_BYTES, || batch_too_big(&shown))?
+            };
+            (shown, text)
+        }
         _ => {
-            let mut text = String::new();
+            let mut bytes = Vec::new();
             std::io::stdin()
-                .read_to_string(&mut text)
+                .take(MAX_BATCH_BYTES as u64 + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|e| Error::other(format!("cannot read standard input: {e}"), None))?;
+            if bytes.len() > MAX_BATCH_BYTES {
+                let (message, help) = batch_too_big("standard input");
+                return Err(Error::other(message, help));
+            }
+            let text = String::from_utf8(bytes)
                 .map_err(|e| Error::other(format!("cannot read standard input: {e}"), None))?;
             ("<stdin>".to_string(), text)
         }
@@ -54,7 +82,7 @@ pub fn run(
     let whole = text.lines().collect::<Vec<_>>().join("\n");
     // Where each entry run so far starts in `whole`, by the name its scripts are known by.
     let mut entries: HashMap<String, usize> = HashMap::new();
-    let mut entry = String::new();
+    let mut entry = crate::session::line::Entry::default();
     let mut start_line = 0;
     let mut start_byte = 0;
     let mut byte = 0;
@@ -64,12 +92,10 @@ pub fn run(
             start_byte = byte;
         }
         byte += line.len() + 1;
-        entry.push_str(line);
-        entry.push('\n');
-        if session.needs_more(&entry) {
+        if session.entry_needs_more(&mut entry, line) {
             continue;
         }
-        let line = std::mem::take(&mut entry);
+        let line = entry.take();
         let line = line.trim_end();
         if !common.json && !line.trim().is_empty() {
             outln!("> {line}");
@@ -132,7 +158,7 @@ pub fn run(
             }
         }
     }
-    if !entry.trim().is_empty() {
+    if !entry.text().trim().is_empty() {
         return Err(Error::other(
             format!("{file}:{start_line}: the file ends inside an unfinished entry"),
             Some("close the bracket opened on that line".into()),

@@ -26,6 +26,7 @@ use crate::host::terrain::{Feature, KIND_NAMES, Shape, Slope, TerrainKind};
 use crate::host::unit::{MAX_NAME, MAX_STAT, Stat, Unit};
 use crate::limits::{MAX_COORDINATE, MAX_SIZE};
 
+pub use crate::limits::MAX_HOUSE_RULES;
 pub use crate::limits::{MAX_COUNT, MAX_UNITS};
 
 /// A table edge.
@@ -588,6 +589,17 @@ impl Builder<'_> {
         yaml::at(self.name, self.text, at, &message, label, help)
     }
 
+    /// The line (from 1) a spanned value starts on.
+    fn line_of<T>(&self, at: &Spanned<T>) -> usize {
+        let start = at
+            .referenced
+            .span()
+            .byte_offset()
+            .map_or(0, |b| b as usize)
+            .min(self.text.len());
+        self.text[..start].matches('\n').count() + 1
+    }
+
     /// An error at the first occurrence of `needle` at or after a spanned value (for values
     /// inside it that serde cannot place), else at the value itself.
     fn error_at_text<T>(
@@ -805,8 +817,46 @@ impl Builder<'_> {
         }
 
         let mut house_rules = Vec::new();
-        for rule in &file.house_rules {
-            keep(self.house_rule(rule).map(|p| house_rules.push(p)));
+        if let Some(past) = file.house_rules.get(MAX_HOUSE_RULES) {
+            // One error for the list, at the rule past the limit: loading each costs time.
+            keep(Err(self.error(
+                past,
+                format!(
+                    "a scenario may list at most {MAX_HOUSE_RULES} house rules, and this list has {}",
+                    file.house_rules.len()
+                ),
+                "one too many",
+                Some("put the rules of several house rules into one script".into()),
+            )));
+        } else {
+            // Listed twice, a house rule would load and apply twice; and two of one name
+            // could not be told apart in `explain`, `:rules` or `:without`.
+            let mut named: BTreeMap<String, &Spanned<String>> = BTreeMap::new();
+            for rule in &file.house_rules {
+                let name = house_rule_name(Path::new(&rule.value));
+                if let Some(first) = named.get(&name) {
+                    let line = self.line_of(first);
+                    let message = if first.value == rule.value {
+                        format!("house rule `{}` is listed twice", rule.value)
+                    } else {
+                        format!(
+                            "house rule `{}` has the name `{name}` of `{}`, listed before it",
+                            rule.value, first.value
+                        )
+                    };
+                    keep(Err(self.error(
+                        rule,
+                        message,
+                        "listed twice",
+                        Some(format!(
+                            "it is listed at line {line} already: list each house rule once, and give house rules names of their own"
+                        )),
+                    )));
+                    continue;
+                }
+                named.insert(name, rule);
+                keep(self.house_rule(rule).map(|p| house_rules.push(p)));
+            }
         }
 
         match problems.len() {
@@ -1383,6 +1433,15 @@ pub fn house_rules_with(rules: &[PathBuf], path: &Path) -> Result<Vec<PathBuf>, 
     };
     if let Some(message) = refused {
         return Err(Error::other(message, help));
+    }
+    if rules.len() >= MAX_HOUSE_RULES {
+        return Err(Error::other(
+            format!(
+                "`{shown}` would be house rule {}, and at most {MAX_HOUSE_RULES} may be in force at once",
+                rules.len() + 1
+            ),
+            Some("`:without NAME` takes one out first, or put the rules of several house rules into one script".into()),
+        ));
     }
     let name = house_rule_name(path);
     if rules.iter().any(|r| house_rule_name(r) == name) {

@@ -67,6 +67,8 @@ pub struct Limits {
     /// Processor time for one call into the scripts (with a wall-clock backstop of
     /// [`crate::limits::WALL_CLOCK_FACTOR`] times as much).
     pub time_budget: Duration,
+    /// Processor time for loading all of a game's scripts ([`Budget::loading`]).
+    pub load_budget: Duration,
 }
 
 impl Default for Limits {
@@ -85,6 +87,7 @@ impl Default for Limits {
             max_functions: l::MAX_FUNCTIONS,
             max_modules: l::MAX_MODULES,
             time_budget: l::TIME_BUDGET,
+            load_budget: l::LOAD_BUDGET,
         }
     }
 }
@@ -97,6 +100,9 @@ pub struct Budget {
     clock: Rc<Cell<Option<Clock>>>,
     /// The clock of the compile under way (see [`Budget::compiling`]).
     compile_clock: Rc<Cell<Option<Clock>>>,
+    /// The clock of the loading of a game's scripts under way (see [`Budget::loading`]),
+    /// which every call and compile meanwhile is held to besides its own.
+    load_clock: Rc<Cell<Option<Clock>>>,
     watch: Rc<RefCell<Option<Watch>>>,
     /// The operations the last call had run when the budget (or the watch) stopped it: a run
     /// again of the same call may stop at the same place by counting them.
@@ -122,6 +128,10 @@ pub const OUT_OF_WALL_TIME: &str = "sandtable: wall-clock backstop reached";
 
 /// The error the tokenizer gives when compiling runs out of time; recognised in errors.
 pub const COMPILE_OUT_OF_TIME: &str = "sandtable: compile time budget exhausted";
+
+/// What the progress callback returns, and the error the tokenizer gives, when the loading of
+/// a game's scripts has run out of its time ([`Budget::loading`]); recognised in errors.
+pub const OUT_OF_LOAD_TIME: &str = "sandtable: load time budget exhausted";
 
 /// What the progress callback returns when a call's clock has run out.
 fn out_token(out: Out) -> &'static str {
@@ -166,8 +176,27 @@ impl Budget {
 
     /// Why the call under way must stop for time, if it must.
     fn expired(&self) -> Option<&'static str> {
-        let out = self.clock.get()?.out()?;
+        if self.load_expired() {
+            return Some(OUT_OF_LOAD_TIME);
+        }
+        let out = check(&self.clock)?;
         Some(out_token(out))
+    }
+
+    /// Whether the loading under way has run out of its time.
+    fn load_expired(&self) -> bool {
+        check(&self.load_clock).is_some()
+    }
+
+    /// Holds every call and compile to `budget` of processor time in all, besides each one's
+    /// own budget, until the guard given back is dropped: a game's scripts load under one
+    /// budget, however many there are ([`crate::limits::LOAD_BUDGET`]).
+    pub fn loading(&self, budget: Duration) -> Loading {
+        let before = self.load_clock.replace(Some(Clock::start(budget)));
+        Loading {
+            clock: self.load_clock.clone(),
+            before,
+        }
     }
 
     /// Compiles under the time budget: `compile` (a call to the engine that compiles a
@@ -178,19 +207,49 @@ impl Budget {
     /// each token is read; a script that imports a module compiles it under the time of the
     /// call under way.
     pub fn compiling<T>(&self, compile: impl FnOnce() -> T) -> T {
-        let before = self
-            .compile_clock
-            .replace(Some(Clock::start(crate::limits::TIME_BUDGET)));
+        self.compiling_within(crate::limits::TIME_BUDGET, compile)
+    }
+
+    /// As [`Budget::compiling`], within `budget` of processor time (what is left of a
+    /// budget shared by several compiles: the prompt's reading of one entry).
+    pub fn compiling_within<T>(&self, budget: Duration, compile: impl FnOnce() -> T) -> T {
+        let before = self.compile_clock.replace(Some(Clock::start(budget)));
         let result = compile();
         self.compile_clock.set(before);
         result
     }
 
-    fn compile_expired(&self) -> bool {
-        self.compile_clock
-            .get()
-            .or(self.clock.get())
-            .is_some_and(|clock| clock.out().is_some())
+    /// Why the compile under way must stop, if it must.
+    fn compile_expired(&self) -> Option<&'static str> {
+        if self.load_expired() {
+            return Some(OUT_OF_LOAD_TIME);
+        }
+        let cell = if self.compile_clock.get().is_some() {
+            &self.compile_clock
+        } else {
+            &self.clock
+        };
+        check(cell).map(|_| COMPILE_OUT_OF_TIME)
+    }
+}
+
+/// Whether the clock in `cell` (if one runs) is out, keeping what it saw for the next look.
+fn check(cell: &Cell<Option<Clock>>) -> Option<Out> {
+    let mut clock = cell.get()?;
+    let out = clock.out();
+    cell.set(Some(clock));
+    out
+}
+
+/// The loading of a game's scripts under way ([`Budget::loading`]); dropped, it ends.
+pub struct Loading {
+    clock: Rc<Cell<Option<Clock>>>,
+    before: Option<Clock>,
+}
+
+impl Drop for Loading {
+    fn drop(&mut self) {
+        self.clock.set(self.before);
     }
 }
 
@@ -254,8 +313,10 @@ pub fn sandboxed(
     #[allow(deprecated)]
     engine.on_parse_token(move |token, _, _| {
         tokens.set(tokens.get().wrapping_add(1));
-        if tokens.get().is_multiple_of(32) && compiling.compile_expired() {
-            return Token::LexError(Box::new(LexError::Runtime(COMPILE_OUT_OF_TIME.into())));
+        if tokens.get().is_multiple_of(32)
+            && let Some(why) = compiling.compile_expired()
+        {
+            return Token::LexError(Box::new(LexError::Runtime(why.into())));
         }
         token
     });

@@ -16,7 +16,9 @@ use rhai::{AST, Engine, EvalAltResult, LexError, ParseError, ParseErrorType, Pos
 
 use crate::error::{Error, ScriptDiagnostic, line_col_to_byte, place};
 use crate::limits::WALL_CLOCK_FACTOR;
-use crate::script::engine::{Budget, COMPILE_OUT_OF_TIME, Limits, OUT_OF_TIME, OUT_OF_WALL_TIME};
+use crate::script::engine::{
+    Budget, COMPILE_OUT_OF_TIME, Limits, OUT_OF_LOAD_TIME, OUT_OF_TIME, OUT_OF_WALL_TIME,
+};
 use crate::script::lint::{self, Defined, Finding, Known, Unknown};
 use crate::script::value::HostError;
 
@@ -550,6 +552,7 @@ fn lex_in_words(err: &LexError, limits: &Limits) -> Words {
             ),
             Some("a script with very many variables in one scope compiles slowly: split it into functions or smaller scripts".into()),
         ),
+        LexError::Runtime(why) if why == OUT_OF_LOAD_TIME => load_out_of_time(limits),
         LexError::UnexpectedInput(s) => (syntax(format!("unexpected `{s}`")), None),
         LexError::UnterminatedString => (
             syntax("this string is never closed".into()),
@@ -598,6 +601,18 @@ fn undefined_in_words(name: &str) -> Words {
     )
 }
 
+/// The loading of a game's scripts out of its time, in words.
+fn load_out_of_time(limits: &Limits) -> Words {
+    (
+        format!(
+            "loading the game's scripts took more than their time budget of {:?} of processor time in all (or {:?} by the clock), and stopped here",
+            limits.load_budget,
+            limits.load_budget.saturating_mul(WALL_CLOCK_FACTOR)
+        ),
+        Some("the ruleset, its abilities and the house rules load under one budget: take out house rules that take long to load (`:without NAME`), or make their top levels do less".into()),
+    )
+}
+
 /// A runtime error in words. The errors that wrap another (a function call, a module) are
 /// unwrapped by the caller; a `throw` is the rules' own words, said as they are.
 pub fn runtime_in_words(err: &EvalAltResult, limits: &Limits) -> Words {
@@ -618,11 +633,15 @@ pub fn runtime_in_words(err: &EvalAltResult, limits: &Limits) -> Words {
             ),
             Some(RUNAWAY_HELP.into()),
         ),
+        E::ErrorTerminated(token, _) if token.to_string() == OUT_OF_LOAD_TIME => {
+            load_out_of_time(limits)
+        }
         E::ErrorTerminated(token, _) if token.to_string() == OUT_OF_WALL_TIME => (
             format!(
-                "script ran {:?} by the clock, {WALL_CLOCK_FACTOR} times its time budget of {:?} of processor time, and was stopped: it waited, or the machine is very busy",
+                "script was blocked {:?}, {WALL_CLOCK_FACTOR} times its time budget of {:?} of processor time, or ran {:?} by the clock, and was stopped: it waited, or the machine is far too busy",
                 limits.time_budget.saturating_mul(WALL_CLOCK_FACTOR),
-                limits.time_budget
+                limits.time_budget,
+                limits.time_budget.saturating_mul(crate::limits::MAX_WALL_FACTOR)
             ),
             Some(RUNAWAY_HELP.into()),
         ),

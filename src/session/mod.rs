@@ -167,6 +167,36 @@ pub struct Outcome {
     pub turn: i64,
 }
 
+/// Refuses more house rules than may be in force, or two of one name, wherever the list
+/// came from (a scenario, `--with`, a save, a journal): each costs time to load.
+fn check_house_rules(rules: &[PathBuf]) -> Result<(), Error> {
+    use crate::game::scenario::house_rule_name;
+    use crate::limits::MAX_HOUSE_RULES;
+    if rules.len() > MAX_HOUSE_RULES {
+        return Err(Error::other(
+            format!(
+                "a game may have at most {MAX_HOUSE_RULES} house rules in force, and this one has {}",
+                rules.len()
+            ),
+            Some("put the rules of several house rules into one script".into()),
+        ));
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for rule in rules {
+        let name = house_rule_name(rule);
+        if !names.insert(name.clone()) {
+            return Err(Error::other(
+                format!(
+                    "house rule `{name}` is in force twice (`{}`)",
+                    rule.display()
+                ),
+                Some("list each house rule once, and give house rules names of their own".into()),
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Session {
     /// Starts a game of `scenario` with `seed`: loads the ruleset's scripts and the house
     /// rules, then lets the ruleset set the game up (its `setup` verb, if it has one).
@@ -194,8 +224,11 @@ impl Session {
         limits: Limits,
         play: bool,
     ) -> Result<Session, Error> {
+        check_house_rules(&scenario.house_rules)?;
         let state: Shared = Rc::new(RefCell::new(GameState::new(&scenario, seed)));
         let budget = Budget::default();
+        // Every script of the game loads under one budget, each under its own besides.
+        let loading = budget.loading(limits.load_budget);
         let scenario_dir = crate::game::project::folder_of(&scenario.path);
         let mut roots = vec![
             scenario.ruleset.dir.clone(),
@@ -291,6 +324,7 @@ impl Session {
         session.abilities.borrow_mut().house_rules = house_rules;
         session.check_verb_declarations()?;
         session.check_scripts(&rule_scripts, &house_scripts)?;
+        drop(loading);
         if play {
             session.set_up()?;
         }
