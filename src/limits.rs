@@ -85,7 +85,8 @@ pub const MAX_TOP_LEVEL_VARIABLES: usize = 5_000;
 pub const MAX_MODULES: usize = 64;
 /// Imports nested inside imports (a module importing a module importing ...). Each level
 /// takes the native stack: two modules importing each other overflowed it and aborted the
-/// program, and a chain of 400 did so on the main thread (a `sim` thread has a quarter of it).
+/// program, and a chain of 400 did so on the main thread (a `sim` thread has as much:
+/// [`SCRIPT_THREAD_STACK`]).
 pub const MAX_IMPORT_DEPTH: usize = 16;
 /// How deeply hooks may call `ask` from inside other hooks.
 pub const MAX_HOOK_DEPTH: usize = 8;
@@ -99,6 +100,11 @@ pub const MAX_HOUSE_RULES: usize = 64;
 /// own [`TIME_BUDGET`] besides, and the wall-clock backstop is the same factor of this
 /// (`script::clock`).
 pub const LOAD_BUDGET: Duration = Duration::from_secs(10);
+/// The native stack, in bytes, of each thread besides the main one that runs scripts (the
+/// workers of `sim`): 8 MiB, the main thread's usual stack, which holds [`MAX_CALL_LEVELS`]
+/// nested calls in a debug build. A thread's default of 2 MiB overflowed at 41 nested calls
+/// there, which aborted the program.
+pub const SCRIPT_THREAD_STACK: usize = 8 << 20;
 
 // ---- The prompt ------------------------------------------------------------------------
 

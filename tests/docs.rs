@@ -534,3 +534,341 @@ fn the_abilities_guide_counts_the_testudos_hooks() {
         "docs/abilities.md does not say the Testudo answers {word} hooks"
     );
 }
+
+/// A constant's value as `src/limits.rs` writes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Limit {
+    Number(f64),
+    Seconds(f64),
+}
+
+/// Reads `pub const NAME: TYPE = EXPR;` from `src/limits.rs`, in order, each with its value:
+/// EXPR is numbers (`100_000`, `100_000.0`), earlier constants, `Duration::from_secs(N)` or
+/// `from_millis(N)`, brackets, and `<<`, `*`, `/`, `+`, `-`.
+fn limits_of(source: &str) -> Result<Vec<(String, Limit)>, String> {
+    let mut out: Vec<(String, Limit)> = Vec::new();
+    let mut rest = source;
+    while let Some(at) = rest.find("\npub const ") {
+        rest = &rest[at + "\npub const ".len()..];
+        let end = rest.find(';').ok_or("a `pub const` without `;`")?;
+        let (decl, expr) = rest[..end]
+            .split_once('=')
+            .ok_or("a `pub const` without `=`")?;
+        let name = decl.split(':').next().unwrap_or("").trim().to_string();
+        let tokens = tokenize(expr);
+        let mut pos = 0;
+        let value = expression(&tokens, &mut pos, &out, 0)
+            .map_err(|e| format!("`{name}`: {e} in `{}`", expr.trim()))?;
+        if pos != tokens.len() {
+            return Err(format!("`{name}`: cannot read `{}`", expr.trim()));
+        }
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
+fn tokenize(expr: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut chars = expr.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+        } else if c.is_alphanumeric() || c == '_' || c == '.' || c == ':' {
+            let mut t = String::new();
+            while let Some(&c) = chars.peek() {
+                if c.is_alphanumeric() || c == '_' || c == '.' || c == ':' {
+                    t.push(c);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            tokens.push(t);
+        } else if c == '<' {
+            chars.next();
+            chars.next();
+            tokens.push("<<".into());
+        } else {
+            tokens.push(c.to_string());
+            chars.next();
+        }
+    }
+    tokens
+}
+
+/// An expression of operators binding at least as tightly as `level` (0: `+ -`, 1: `<<`,
+/// 2: `* /`), Rust's order.
+fn expression(
+    t: &[String],
+    pos: &mut usize,
+    known: &[(String, Limit)],
+    level: u8,
+) -> Result<Limit, String> {
+    if level > 2 {
+        return atom(t, pos, known);
+    }
+    let ops: &[&str] = match level {
+        0 => &["+", "-"],
+        1 => &["<<"],
+        _ => &["*", "/"],
+    };
+    // `<<` binds less tightly than `+` in Rust; the constants never mix them.
+    let mut left = expression(t, pos, known, level + 1)?;
+    while let Some(op) = t.get(*pos).filter(|o| ops.contains(&o.as_str())) {
+        let op = op.clone();
+        *pos += 1;
+        let right = expression(t, pos, known, level + 1)?;
+        let (Limit::Number(a), Limit::Number(b)) = (left, right) else {
+            return Err("arithmetic on a duration".into());
+        };
+        left = Limit::Number(match op.as_str() {
+            "+" => a + b,
+            "-" => a - b,
+            "<<" => a * 2f64.powf(b),
+            "*" => a * b,
+            _ => a / b,
+        });
+    }
+    Ok(left)
+}
+
+fn atom(t: &[String], pos: &mut usize, known: &[(String, Limit)]) -> Result<Limit, String> {
+    let token = t.get(*pos).ok_or("an expression ends too soon")?.clone();
+    *pos += 1;
+    if token == "(" {
+        let v = expression(t, pos, known, 0)?;
+        return (t.get(*pos).map(String::as_str) == Some(")"))
+            .then(|| *pos += 1)
+            .map(|()| v)
+            .ok_or_else(|| "a bracket not closed".to_string());
+    }
+    if let Some(unit) = token.strip_prefix("Duration::from_") {
+        let per = match unit {
+            "secs" => 1.0,
+            "millis" => 1e-3,
+            _ => return Err(format!("unknown `{token}`")),
+        };
+        let inner = atom(t, pos, known)?;
+        let Limit::Number(n) = inner else {
+            return Err("a duration of a duration".into());
+        };
+        return Ok(Limit::Seconds(n * per));
+    }
+    let digits: String = token.chars().filter(|c| *c != '_').collect();
+    // A typed literal (`1_000u64`, `2.5f64`) loses its suffix.
+    let number = digits
+        .find(|c: char| c.is_alphabetic())
+        .map_or(digits.as_str(), |i| &digits[..i]);
+    if let Ok(n) = number.parse::<f64>() {
+        return Ok(Limit::Number(n));
+    }
+    known
+        .iter()
+        .find(|(name, _)| *name == token)
+        .map(|(_, v)| *v)
+        .ok_or(format!("unknown `{token}`"))
+}
+
+/// The numbers a page writes outside backticks, each with where it ends and its value: digits
+/// with commas between groups of three (`1,048,576`), a decimal part, and a unit that scales
+/// it (`1 MiB`, `64 KiB`) or makes it a duration (`2 seconds`, `10s`).
+fn numbers_written(text: &str) -> Vec<(usize, Limit)> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut code = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'`' {
+            code = !code;
+            i += 1;
+            continue;
+        }
+        let starts = c.is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric());
+        if code || !starts {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        let mut digits = String::new();
+        // Digits, then `,ddd` groups (a comma followed by other than three digits ends it).
+        while j < bytes.len() && bytes[j].is_ascii_digit() {
+            digits.push(bytes[j] as char);
+            j += 1;
+        }
+        while j + 3 < bytes.len()
+            && bytes[j] == b','
+            && bytes[j + 1..j + 4].iter().all(u8::is_ascii_digit)
+            && bytes.get(j + 4).is_none_or(|b| !b.is_ascii_digit())
+        {
+            digits.push_str(&text[j + 1..j + 4]);
+            j += 4;
+        }
+        if bytes.get(j) == Some(&b'.') && bytes.get(j + 1).is_some_and(u8::is_ascii_digit) {
+            digits.push('.');
+            j += 1;
+            while j < bytes.len() && bytes[j].is_ascii_digit() {
+                digits.push(bytes[j] as char);
+                j += 1;
+            }
+        }
+        let n: f64 = digits.parse().expect("digits");
+        let after = &text[j..];
+        let value = if after.starts_with(" MiB") {
+            Limit::Number(n * f64::from(1 << 20))
+        } else if after.starts_with(" KiB") {
+            Limit::Number(n * 1024.0)
+        } else if after.starts_with(" GiB") {
+            Limit::Number(n * f64::from(1 << 30))
+        } else if after.starts_with(" second")
+            || after.starts_with("s ")
+            || after.starts_with("s)")
+            || after.starts_with("s,")
+        {
+            Limit::Seconds(n)
+        } else {
+            Limit::Number(n)
+        };
+        out.push((j, value));
+        i = j;
+    }
+    out
+}
+
+/// Where the rows of a page's tables name a constant of `names` as `` `NAME` ``: (line number,
+/// name, the number written last before it in its cell, after any other constant it names).
+fn limits_on_page<'a>(page: &str, names: &[&'a str]) -> Vec<(usize, &'a str, Option<Limit>)> {
+    let mut out = Vec::new();
+    for (n, line) in page.lines().enumerate() {
+        if !line.starts_with('|') {
+            continue;
+        }
+        for cell in line.split(" | ") {
+            let mut from = 0;
+            loop {
+                let found = names
+                    .iter()
+                    .filter_map(|name| {
+                        cell[from..]
+                            .find(&format!("`{name}`"))
+                            .map(|at| (from + at, *name))
+                    })
+                    .min();
+                let Some((at, name)) = found else {
+                    break;
+                };
+                let before = numbers_written(&cell[from..at]).last().map(|(_, v)| *v);
+                out.push((n + 1, name, before));
+                from = at + name.len() + 2;
+            }
+        }
+    }
+    out
+}
+
+// Guards docs/security.md's promise that it lists every limit with its number: each
+// constant of `src/limits.rs`, read from the source so that a new one is found, is named in a
+// row of the page's tables as `` `NAME` ``, and the number written last before the name is
+// its value (`1 MiB`, `1,048,576`, `2 seconds`). A limit missing from the page, or a number
+// on it that is not the constant's, fails.
+#[test]
+fn the_security_page_lists_every_limit_of_limits_rs_with_its_number() {
+    let root = common::project();
+    let source = std::fs::read_to_string(root.join("src/limits.rs")).expect("src/limits.rs");
+    let page = std::fs::read_to_string(root.join("docs/security.md")).expect("docs/security.md");
+    let limits = limits_of(&source).expect("the constants of src/limits.rs");
+    // The reading of the source is checked against the constants the program has.
+    use sandtable::limits as l;
+    for (name, want) in [
+        (
+            "MAX_SCRIPT_BYTES",
+            Limit::Number(l::MAX_SCRIPT_BYTES as f64),
+        ),
+        ("TIME_BUDGET", Limit::Seconds(l::TIME_BUDGET.as_secs_f64())),
+        (
+            "MAX_LOG_BYTES_PER_ACTION",
+            Limit::Number(l::MAX_LOG_BYTES_PER_ACTION as f64),
+        ),
+        ("MAX_TEXT", Limit::Number(l::MAX_TEXT as f64)),
+        ("MAX_PATH_STEPS", Limit::Number(l::MAX_PATH_STEPS)),
+        ("MAX_OPERATIONS", Limit::Number(l::MAX_OPERATIONS as f64)),
+    ] {
+        let read = limits.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+        assert_eq!(read, Some(want), "`{name}` read from src/limits.rs");
+    }
+    let names: Vec<&str> = limits.iter().map(|(n, _)| n.as_str()).collect();
+    let shown = limits_on_page(&page, &names);
+    let mut problems = Vec::new();
+    for (name, value) in &limits {
+        let rows: Vec<_> = shown.iter().filter(|(_, n, _)| n == name).collect();
+        if !rows.iter().any(|(_, _, v)| v.is_some()) {
+            problems.push(format!(
+                "`{name}` ({value:?}) is not in a table of the page with its number before it"
+            ));
+        }
+        for (line, _, written) in rows {
+            if let Some(written) = written
+                && written != value
+            {
+                problems.push(format!(
+                    "line {line}: `{name}` is written {written:?}, but src/limits.rs has {value:?}"
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "docs/security.md and src/limits.rs disagree:\n{}",
+        problems.join("\n")
+    );
+}
+
+// Guards the reading of the test above: it must see through the ways numbers are written, so
+// that it cannot pass for want of reading them.
+#[test]
+fn the_limits_page_check_reads_numbers_as_the_page_writes_them() {
+    let limits = limits_of(
+        "\npub const A: usize = 1 << 20;\npub const B: usize = 64 << 20;\npub const C: Duration = Duration::from_secs(2);\npub const D: f64 = 100_000.0;\npub const E: usize = 64 * 1024;\npub const F: usize = (A) * 2;\n",
+    )
+    .expect("the constants");
+    let n = Limit::Number;
+    assert_eq!(
+        limits,
+        [
+            ("A".into(), n(1048576.0)),
+            ("B".into(), n(67108864.0)),
+            ("C".into(), Limit::Seconds(2.0)),
+            ("D".into(), n(100000.0)),
+            ("E".into(), n(65536.0)),
+            ("F".into(), n(2097152.0)),
+        ]
+    );
+    let written = |s: &str| {
+        numbers_written(s)
+            .into_iter()
+            .map(|(_, v)| v)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        written("1 MiB, 1,048,576 bytes, 10 seconds, 2s of time, 1,00 and `5000`, 7.5"),
+        [
+            n(1048576.0),
+            n(1048576.0),
+            Limit::Seconds(10.0),
+            Limit::Seconds(2.0),
+            n(1.0),
+            n(0.0),
+            n(7.5)
+        ]
+    );
+    let page = "| a | 1,000 (`A`), then 64 MiB (`B`) |\n| b | 3 (`A`) | `B` |\nprose 9 (`A`)\n";
+    assert_eq!(
+        limits_on_page(page, &["A", "B"]),
+        [
+            (1, "A", Some(n(1000.0))),
+            (1, "B", Some(n(67108864.0))),
+            (2, "A", Some(n(3.0))),
+            (2, "B", None),
+        ]
+    );
+}

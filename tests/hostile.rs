@@ -1,11 +1,18 @@
 //! The hostile corpus: every file in `tests/hostile/` is one attack a shared house rule,
-//! batch file or prompt line could make, run three ways, each its own test named
+//! batch file or prompt line could make, run five ways, each its own test named
 //! `CASE::MODE`:
 //!
-//! - `house`: as a house rule, given with `--with` when the game starts (which must refuse to
-//!   start) and with `:with` at the prompt (which must refuse it and play on);
+//! - `house`: as a house rule given with `--with` when the game starts (`play --with`), which
+//!   must refuse to start;
+//! - `with`: as a house rule given with `:with` at the prompt, which must refuse it and play on;
+//! - `sim`: as the house rule of a study (`sim --with`, one run on one thread), which must
+//!   refuse it;
 //! - `batch`: as the file of `run FILE` (a `.rhai` script or a `.lines` file of prompt lines);
 //! - `prompt`: typed at the prompt (piped into `play`), after which the game must play on.
+//!
+//! A `.rhai` case runs in all five modes unless its header says otherwise. A `.lines` case is
+//! prompt lines (`:save`, `:open`, `:load`, verbs), which no house rule can give: it runs as
+//! `batch` and `prompt` only, and `house`, `with` and `sim` are refused in its `modes:`.
 //!
 //! Each run must be contained: the exit status the mode gives for an error (1), no panic, done
 //! within [`HANG`], nothing outside its own temporary folder read into the output or written,
@@ -24,8 +31,11 @@
 //! // fifo PATH                            (a named pipe to make first)
 //! // modes: batch prompt (why)            (only these modes, and why not the others)
 //! // pending: why it is not contained yet (the case is ignored until the line goes)
-//! // pending prompt: why, in one mode only
+//! // pending prompt: why, in one mode only (`house`, `with`, `sim`, `batch` or `prompt`)
 //! ```
+//!
+//! The modes' names are exact: `house` is `--with` alone, as `with` is `:with` alone (a
+//! runner of three modes once ran both under `house`).
 //!
 //! Paths are relative to the temporary folder, whose `game/` holds a copy of the default
 //! scenario (`game/game.yaml`) and the case (`game/case.rhai` or `game/case.lines`), and whose
@@ -68,19 +78,38 @@ const PROBE_SAYS: &str = "still-playing-42";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     House,
+    With,
+    Sim,
     Batch,
     Prompt,
 }
 
 impl Mode {
-    const ALL: [Mode; 3] = [Mode::House, Mode::Batch, Mode::Prompt];
+    const ALL: [Mode; 5] = [
+        Mode::House,
+        Mode::With,
+        Mode::Sim,
+        Mode::Batch,
+        Mode::Prompt,
+    ];
+    /// The modes of a `.lines` case: prompt lines are no house rule.
+    const LINES: [Mode; 2] = [Mode::Batch, Mode::Prompt];
 
     fn name(self) -> &'static str {
         match self {
             Mode::House => "house",
+            Mode::With => "with",
+            Mode::Sim => "sim",
             Mode::Batch => "batch",
             Mode::Prompt => "prompt",
         }
+    }
+
+    fn named(name: &str) -> Result<Mode, String> {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or(format!("unknown mode `{name}`"))
     }
 }
 
@@ -127,12 +156,13 @@ fn parse_case(path: &Path) -> Result<Case, String> {
             .and_then(|s| s.to_str())
             .unwrap_or("")
             .to_string(),
-        modes: Mode::ALL.to_vec(),
         ..Case::default()
     };
-    if case.ext != "rhai" && case.ext != "lines" {
-        return Err("a case is a `.rhai` or a `.lines` file".into());
-    }
+    case.modes = match case.ext.as_str() {
+        "rhai" => Mode::ALL.to_vec(),
+        "lines" => Mode::LINES.to_vec(),
+        _ => return Err("a case is a `.rhai` or a `.lines` file".into()),
+    };
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next_if(|l| l.starts_with("//")) {
         let line = line.trim_start_matches('/').trim_start();
@@ -164,21 +194,20 @@ fn parse_case(path: &Path) -> Result<Case, String> {
                     .next()
                     .unwrap_or("")
                     .split_whitespace()
-                    .map(|m| {
-                        Mode::ALL
-                            .into_iter()
-                            .find(|x| x.name() == m)
-                            .ok_or(format!("unknown mode `{m}`"))
-                    })
-                    .collect::<Result<_, _>>()?
+                    .map(Mode::named)
+                    .collect::<Result<_, _>>()?;
+                if case.ext == "lines"
+                    && let Some(m) = case.modes.iter().find(|m| !Mode::LINES.contains(m))
+                {
+                    return Err(format!(
+                        "mode `{}` is for a house rule; prompt lines run as `batch` and `prompt`",
+                        m.name()
+                    ));
+                }
             }
             "pending" => case.pending.push((None, value.trim().to_string())),
             k if k.starts_with("pending ") => {
-                let m = k["pending ".len()..].trim();
-                let mode = Mode::ALL
-                    .into_iter()
-                    .find(|x| x.name() == m)
-                    .ok_or(format!("unknown mode `{m}`"))?;
+                let mode = Mode::named(k["pending ".len()..].trim())?;
                 case.pending.push((Some(mode), value.trim().to_string()));
             }
             "fifo" => case.fifos.push(value.trim().to_string()),
@@ -328,8 +357,30 @@ fn run(case: &Case, mode: Mode) -> Result<String, String> {
             args.extend(["--with", &file]);
             let out = sandtable(&args, Some(&format!("{PROBE}\n")));
             runs.push((format!("play --with {file}"), out, false));
+        }
+        Mode::With => {
             let out = sandtable(&play, Some(&format!(":with {file}\n{PROBE}\n")));
             runs.push((format!(":with {file} at the prompt"), out, true));
+        }
+        Mode::Sim => {
+            // One run on one thread: the house rule is refused before any battle is played,
+            // and more runs would only make the corpus slower.
+            let out = sandtable(
+                &[
+                    "sim",
+                    "game/game.yaml",
+                    "--with",
+                    &file,
+                    "--runs",
+                    "1",
+                    "--threads",
+                    "1",
+                    "--seed",
+                    SEED,
+                ],
+                None,
+            );
+            runs.push((format!("sim --with {file}"), out, false));
         }
         Mode::Batch => {
             let out = sandtable(
@@ -376,6 +427,9 @@ fn run(case: &Case, mode: Mode) -> Result<String, String> {
         }
         if *plays_on && !out.stdout.contains(PROBE_SAYS) {
             bad.push("the game did not play on afterwards".to_string());
+        }
+        if mode == Mode::House && out.stdout.contains(PROBE_SAYS) {
+            bad.push("the game started with the house rule".to_string());
         }
         if !bad.is_empty() {
             problems.push(format!(

@@ -17,6 +17,7 @@ use crate::error::Error;
 use crate::game::project::Project;
 use crate::game::scenario::Scenario;
 use crate::host::rng::GameRng;
+use crate::limits::SCRIPT_THREAD_STACK;
 use crate::session::{MAX_TURNS, Session};
 
 /// What is tallied over the runs of one variant.
@@ -236,16 +237,25 @@ pub fn simulate(
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 let (variants, queue, done) = (&variants, &queue, &done);
-                scope.spawn(move || {
-                    worker(project, variants, seed, queue, &|| {
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1)
+                // The stack a script's nested calls need, which a thread's default lacks.
+                std::thread::Builder::new()
+                    .stack_size(SCRIPT_THREAD_STACK)
+                    .spawn_scoped(scope, move || {
+                        worker(project, variants, seed, queue, &|| {
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1)
+                        })
                     })
-                })
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().expect("a simulation thread panicked"))
+            .map(|h| match h {
+                Ok(h) => h.join().expect("a simulation thread panicked"),
+                Err(e) => Err(Error::Other {
+                    message: format!("cannot start a simulation thread: {e}"),
+                    help: Some("try fewer `--threads`".to_string()),
+                }),
+            })
             .collect()
     });
     let mut tallies: Vec<VariantTally> = vec![Default::default(); variants.len()];
