@@ -140,7 +140,7 @@ fn filling_private_stats_tags_and_game_stats_is_refused_within_the_table_limit()
     let fill = "let s = \"\"; s.pad(1048000, \"y\"); let u = unit(\"viking_1\"); let i = 0;";
     for (what, set) in [
         ("private stats", "u.set_stat(\"_n\" + i, s + i)"),
-        ("private tags", "u.tag(\"_\" + s + i)"),
+        ("private tags", "u.tag(\"_\" + i + s)"),
         ("private game stats", "set_game_stat(\"_g\" + i, s + i)"),
     ] {
         let (mut session, start) = session();
