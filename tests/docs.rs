@@ -675,17 +675,24 @@ fn atom(t: &[String], pos: &mut usize, known: &[(String, Limit)]) -> Result<Limi
 fn numbers_written(text: &str) -> Vec<(usize, Limit)> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
-    let mut code = false;
+    // As Markdown has it, a run of backticks opens a code span that only a run of the same
+    // length closes (``` `` a `b` `` ``` is one span).
+    let mut code: Option<usize> = None;
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
         if c == b'`' {
-            code = !code;
-            i += 1;
+            let run = bytes[i..].iter().take_while(|b| **b == b'`').count();
+            match code {
+                None => code = Some(run),
+                Some(open) if open == run => code = None,
+                Some(_) => {}
+            }
+            i += run;
             continue;
         }
         let starts = c.is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric());
-        if code || !starts {
+        if code.is_some() || !starts {
             i += 1;
             continue;
         }
@@ -720,6 +727,8 @@ fn numbers_written(text: &str) -> Vec<(usize, Limit)> {
             Limit::Number(n * 1024.0)
         } else if after.starts_with(" GiB") {
             Limit::Number(n * f64::from(1 << 30))
+        } else if after.starts_with(" minute") {
+            Limit::Seconds(n * 60.0)
         } else if after.starts_with(" second")
             || after.starts_with("s ")
             || after.starts_with("s)")
@@ -757,7 +766,12 @@ fn limits_on_page<'a>(page: &str, names: &[&'a str]) -> Vec<(usize, &'a str, Opt
                 let Some((at, name)) = found else {
                     break;
                 };
-                let before = numbers_written(&cell[from..at]).last().map(|(_, v)| *v);
+                // Read from the cell's start, so that a code span open at `from` is known.
+                let before = numbers_written(&cell[..at])
+                    .into_iter()
+                    .filter(|(end, _)| *end > from)
+                    .last()
+                    .map(|(_, v)| v);
                 out.push((n + 1, name, before));
                 from = at + name.len() + 2;
             }
