@@ -1149,10 +1149,13 @@ impl Session {
             self.sources.define(f.name, source);
         }
         let defined = line_ast.clone_functions_only();
-        self.ast = self.ast.merge(&defined);
+        // In place: a merge copies every function kept, and a prompt that defines a
+        // function a line took time growing with all those defined before.
+        drop(run);
+        self.ast.combine(defined.clone());
         // A function defined at the prompt may be a verb, or one a verb calls.
         self.verb_kinds.borrow_mut().clear();
-        self.prompt_functions = self.prompt_functions.merge(&defined);
+        self.prompt_functions.combine(defined);
         if let Some(kept) = kept {
             // Texts of entries whose every function has been defined again are let go.
             let still: BTreeSet<&str> = kept.values().map(|(s, _)| s.as_str()).collect();
@@ -1184,23 +1187,30 @@ impl Session {
         if line_ast.iter_functions().next().is_none() {
             return Ok(None);
         }
-        let mut kept = self.prompt_defined.clone();
-        for f in line_ast.iter_functions() {
-            kept.insert(
-                (f.name.to_string(), f.params.len()),
-                (source.to_string(), code.len()),
-            );
-        }
-        if kept.len() > MAX_PROMPT_FUNCTIONS {
+        // Counted before the kept functions are copied, so that a flood of lines past the
+        // limit is refused in time that does not grow with what is kept.
+        let defined: BTreeSet<(String, usize)> = line_ast
+            .iter_functions()
+            .map(|f| (f.name.to_string(), f.params.len()))
+            .collect();
+        let count = self.prompt_defined.len()
+            + defined
+                .iter()
+                .filter(|key| !self.prompt_defined.contains_key(*key))
+                .count();
+        if count > MAX_PROMPT_FUNCTIONS {
             return Err(Error::other(
                 format!(
-                    "the prompt keeps at most {MAX_PROMPT_FUNCTIONS} functions, and this would make {}",
-                    kept.len()
+                    "the prompt keeps at most {MAX_PROMPT_FUNCTIONS} functions, and this would make {count}"
                 ),
                 Some(
                     "define a function again with the same name and number of parameters to replace it, or put your functions in a house rule".into(),
                 ),
             ));
+        }
+        let mut kept = self.prompt_defined.clone();
+        for key in defined {
+            kept.insert(key, (source.to_string(), code.len()));
         }
         let entries: BTreeMap<&str, usize> =
             kept.values().map(|(s, len)| (s.as_str(), *len)).collect();
