@@ -282,26 +282,31 @@ fn run_watch_says_a_fifo_is_refused_and_keeps_watching() {
             }
         });
     }
-    let mut next = |needle: &str| loop {
-        match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(line) if line.contains(needle) => return,
-            Ok(_) => {}
-            Err(_) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("no `{needle}`");
+    // Standard output and standard error are read on threads of their own, so lines of
+    // the two may come in either order: each step waits for all of its lines.
+    let mut next = |needles: &[&str]| {
+        let mut missing: Vec<&str> = needles.to_vec();
+        while !missing.is_empty() {
+            match rx.recv_timeout(Duration::from_secs(30)) {
+                Ok(line) => missing.retain(|needle| !line.contains(needle)),
+                Err(_) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    panic!("no {missing:?}");
+                }
             }
         }
     };
-    next("1d1000000: ");
-    next("watching game.txt");
+    next(&["1d1000000: ", "watching game.txt"]);
     std::fs::remove_file(&file).expect("the file goes");
     mkfifo(&file);
-    next("it is a FIFO (a named pipe), not a file");
-    next("watching game.txt");
+    next(&[
+        "it is a FIFO (a named pipe), not a file",
+        "watching game.txt",
+    ]);
     std::fs::remove_file(&file).expect("the FIFO goes");
     ws.write("game.txt", "roll 2d1000000\n");
-    next("2d1000000: ");
+    next(&["2d1000000: "]);
     let _ = child.kill();
     let _ = child.wait();
 }
