@@ -21,6 +21,7 @@ pub mod error;
 pub mod game;
 pub mod host;
 pub mod limits;
+pub mod memory;
 pub mod script;
 pub mod session;
 

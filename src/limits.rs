@@ -106,6 +106,14 @@ pub const LOAD_BUDGET: Duration = Duration::from_secs(10);
 /// there, which aborted the program.
 pub const SCRIPT_THREAD_STACK: usize = 8 << 20;
 
+/// The bytes the whole program may hold while a script runs, when it counts them (the
+/// `sandtable` binary does: `memory::Counting`): past it the call under way stops, its
+/// changes undone and what it kept let go. The game's own stores have smaller limits of
+/// their own (`MAX_TABLE_BYTES`, ...); this one catches what no store counts, the scripts'
+/// values (1,000 variables of 1 MiB kept by a batch held 1.7 GB), and keeps the program
+/// under the 1 GB no shared file or script may drive it past.
+pub const MAX_MEMORY_BYTES: usize = 768 << 20;
+
 // ---- The prompt ------------------------------------------------------------------------
 
 /// Functions defined at the prompt (or by a batch) kept at once. Defining a function again

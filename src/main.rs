@@ -1,7 +1,8 @@
 //! The `sandtable` binary: parses the command line and hands over to the library.
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: sandtable::memory::Counting<mimalloc::MiMalloc> =
+    sandtable::memory::Counting(mimalloc::MiMalloc);
 
 fn main() -> std::process::ExitCode {
     sandtable::cli::main()

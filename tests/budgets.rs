@@ -318,3 +318,31 @@ fn game_stats_and_the_phase_are_saved_and_checked_on_open() {
             at.as_str(),
         ]);
 }
+
+// Guards the memory of values no store of the game counts: a batch keeping 1,000 variables
+// of 917 KiB each held 1.7 GB, past the 1 GB no shared file may drive sandtable to. The
+// binary counts what it holds and stops the line that takes it past `MAX_MEMORY_BYTES`,
+// naming the limit.
+#[test]
+fn variables_kept_line_after_line_are_stopped_at_the_programs_memory_limit() {
+    let ws = Workspace::new();
+    let mut lines = String::from("let s = \"abcdefg\"; for i in 0..17 { s += s; }\n");
+    for i in 0..1000 {
+        lines.push_str(&format!("let v{i} = s + \"{i}\";\n"));
+    }
+    lines.push_str("print(\"still-\" + 42)\n");
+    ws.write("vars.lines", &lines);
+    let out = common::sandtable_in(ws.path(), &["run", "vars.lines", "--seed", "1"], None);
+    out.expect_code(1).stderr_has(&[
+        &format!(
+            "the program holds more than {} MiB (`MAX_MEMORY_BYTES`)",
+            sandtable::limits::MAX_MEMORY_BYTES >> 20
+        ),
+        "vars.lines:",
+    ]);
+    assert!(
+        !out.stdout.contains("still-42"),
+        "the batch went on:\n{}",
+        out.stdout
+    );
+}

@@ -1,6 +1,6 @@
 //! The layering of `src/`, checked by reading the source (see `ARCHITECTURE.md`).
 //!
-//! The layers, lowest first: `limits` (constants only), `error` (which every layer may use), `host`, `game`, `script`,
+//! The layers, lowest first: `limits` (constants only), `memory` (what the program holds), `error` (which every layer may use), `host`, `game`, `script`,
 //! `session`, `analysis`, `cli`. A file may name, through a `crate::` path, only its own
 //! layer, `error`, or a layer below its own; `lib.rs` and `main.rs`, which tie the layers
 //! together, are exempt. Besides:
@@ -24,9 +24,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The layers, lowest first. `limits` is below them all, then `error`.
+/// The layers, lowest first. `limits` is below them all, then `memory`, then `error`.
 const LAYERS: &[&str] = &[
-    "limits", "error", "host", "game", "script", "session", "analysis", "cli",
+    "limits", "memory", "error", "host", "game", "script", "session", "analysis", "cli",
 ];
 
 /// Files that tie the layers together, and may name any of them.

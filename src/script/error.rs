@@ -645,6 +645,13 @@ pub fn runtime_in_words(err: &EvalAltResult, limits: &Limits) -> Words {
             ),
             Some(RUNAWAY_HELP.into()),
         ),
+        E::ErrorTerminated(reason, _) if reason.to_string().contains("`MAX_MEMORY_BYTES`") => (
+            format!("script stopped: {reason}"),
+            Some(
+                "keep fewer or smaller values: variables kept at the prompt stay until the game ends"
+                    .into(),
+            ),
+        ),
         E::ErrorTerminated(reason, _) => (
             format!("script stopped: {reason}"),
             Some(RUNAWAY_HELP.into()),

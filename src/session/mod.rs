@@ -257,7 +257,13 @@ impl Session {
             &budget,
         );
         let watched = state.clone();
-        budget.watch(move || watched.try_borrow().ok().and_then(|s| s.flooded()));
+        budget.watch(move || {
+            watched
+                .try_borrow()
+                .ok()
+                .and_then(|s| s.flooded())
+                .or_else(crate::memory::over_limit)
+        });
 
         let mut session = Session {
             project: project.clone(),
@@ -954,7 +960,17 @@ impl Session {
                 .set_max_variables(self.limits.max_top_level_variables);
         }
         self.budget.start(self.limits.time_budget);
-        let result = f(&self.engine, &mut self.scope);
+        let result = f(&self.engine, &mut self.scope).and_then(|value| {
+            // A call of few operations may end before the watch looks: what it keeps (a
+            // variable at the prompt) is weighed as it ends, and let go if too much.
+            match crate::memory::over_limit() {
+                Some(reason) => Err(Box::new(rhai::EvalAltResult::ErrorTerminated(
+                    reason.into(),
+                    rhai::Position::NONE,
+                ))),
+                None => Ok(value),
+            }
+        });
         self.budget.stop();
         if keep_scope {
             self.engine.set_max_variables(self.limits.max_variables);
