@@ -769,8 +769,8 @@ fn limits_on_page<'a>(page: &str, names: &[&'a str]) -> Vec<(usize, &'a str, Opt
                 // Read from the cell's start, so that a code span open at `from` is known.
                 let before = numbers_written(&cell[..at])
                     .into_iter()
-                    .filter(|(end, _)| *end > from)
-                    .last()
+                    .rev()
+                    .find(|(end, _)| *end > from)
                     .map(|(_, v)| v);
                 out.push((n + 1, name, before));
                 from = at + name.len() + 2;
