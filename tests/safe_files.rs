@@ -799,8 +799,10 @@ fn project_scenario_linked_from_outside_the_project_is_refused_unread() {
         &secret.path().join("scenarios"),
         &ws.path().join("proj/scenarios"),
     );
+    // The project itself is refused, naming the link (`Project::at`).
     let out = in_project(&ws, &proj, &["list"], None);
-    out.expect_code(0).stdout_lacks("evil");
+    out.expect_code(1).stdout_lacks("evil");
+    says(&out, "is a link that leads outside the project");
     never_shows_the_secret(&out);
     let out = in_project(&ws, &proj, &["play", "evil"], Some("roll 1d6\n"));
     out.expect_code(1);
