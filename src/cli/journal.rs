@@ -595,20 +595,14 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Item>, Option<Damaged>), Error> 
             Ok(Entry {
                 opened: Some(save), ..
             }) => {
-                let at = items
-                    .iter()
-                    .rposition(|i| matches!(i, Item::Line(..)))
-                    .unwrap_or(items.len());
+                let at = before_last_line(&items);
                 items.insert(at, Item::Opened { line: number, save });
             }
             // Likewise before the `:save` it follows.
             Ok(Entry {
                 saved: Some(true), ..
             }) => {
-                let at = items
-                    .iter()
-                    .rposition(|i| matches!(i, Item::Line(..)))
-                    .unwrap_or(items.len());
+                let at = before_last_line(&items);
                 items.insert(
                     at,
                     Item::Saved {
@@ -621,10 +615,7 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Item>, Option<Damaged>), Error> 
                 not_saved: Some(error),
                 ..
             }) => {
-                let at = items
-                    .iter()
-                    .rposition(|i| matches!(i, Item::Line(..)))
-                    .unwrap_or(items.len());
+                let at = before_last_line(&items);
                 items.insert(
                     at,
                     Item::Saved {
@@ -796,6 +787,16 @@ pub fn start_session(
     };
     check.compare(&header.scripts, None);
     Ok(session)
+}
+
+/// Where a record goes that belongs before the line it follows in the journal (an `:open`'s
+/// game, a `:save`'s outcome): before the last line read, so that a replay has it when that
+/// line runs.
+fn before_last_line(items: &[Item]) -> usize {
+    items
+        .iter()
+        .rposition(|i| matches!(i, Item::Line(..)))
+        .unwrap_or(items.len())
 }
 
 #[cfg(test)]

@@ -589,14 +589,18 @@ impl Builder<'_> {
         yaml::at(self.name, self.text, at, &message, label, help)
     }
 
-    /// The line (from 1) a spanned value starts on.
-    fn line_of<T>(&self, at: &Spanned<T>) -> usize {
-        let start = at
-            .referenced
+    /// Where in the text a spanned value starts.
+    fn start_of<T>(&self, at: &Spanned<T>) -> usize {
+        at.referenced
             .span()
             .byte_offset()
             .map_or(0, |b| b as usize)
-            .min(self.text.len());
+            .min(self.text.len())
+    }
+
+    /// The line (from 1) a spanned value starts on.
+    fn line_of<T>(&self, at: &Spanned<T>) -> usize {
+        let start = self.start_of(at);
         self.text[..start].matches('\n').count() + 1
     }
 
@@ -610,12 +614,7 @@ impl Builder<'_> {
         label: &str,
         help: Option<String>,
     ) -> Error {
-        let start = at
-            .referenced
-            .span()
-            .byte_offset()
-            .map_or(0, |b| b as usize)
-            .min(self.text.len());
+        let start = self.start_of(at);
         match self.text[start..].find(needle) {
             Some(i) if !needle.is_empty() => {
                 let range = start + i..start + i + needle.len();
