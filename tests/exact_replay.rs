@@ -6,52 +6,22 @@
 
 mod common;
 
-use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 use sandtable::game::project::Project;
 use sandtable::game::scenario::Scenario;
 use sandtable::session::Session;
 
-/// What one run printed.
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
 /// Runs the binary in the project `project`, in the folder `dir`, with its data folder in
 /// `data`, typing `stdin`.
-fn run(project: &Path, dir: &Path, data: &Path, args: &[&str], stdin: &str) -> Run {
-    let mut child = common::binary_command(project, args)
-        .current_dir(dir)
-        .env("SANDTABLE_DATA", data)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let text = stdin.to_string();
-    // The child may stop reading early; a broken pipe is not the test's concern.
-    let feeder = std::thread::spawn(move || {
-        let _ = pipe.write_all(text.as_bytes());
-    });
-    let out = child.wait_with_output().expect("the binary ends");
-    let _ = feeder.join();
-    let run = Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    };
-    assert!(
-        !run.stderr.contains("panicked"),
-        "the binary panicked:\n{}",
-        run.stderr
-    );
-    run
+fn run(project: &Path, dir: &Path, data: &Path, args: &[&str], stdin: &str) -> common::Output {
+    let project = project.to_str().expect("a UTF-8 path");
+    let mut all = vec!["--project", project];
+    all.extend_from_slice(args);
+    let out = common::run_program_with_data(common::BINARY, dir, data, &all, Some(stdin));
+    out.no_panic();
+    out
 }
 
 /// The journals of the data folder `data`, oldest name first.
@@ -129,7 +99,10 @@ fn an_anonymous_functions_name_is_the_same_in_every_process() {
 /// Plays `:save TARGET` where that save fails, a roll, then `:open TARGET` and `:log 3`, in
 /// a project of its own; then replays the journal and resumes it. Returns (played, replayed,
 /// resumed).
-fn failed_save_then_open(target: &str, make: impl FnOnce(&Path)) -> (Run, Run, Run) {
+fn failed_save_then_open(
+    target: &str,
+    make: impl FnOnce(&Path),
+) -> (common::Output, common::Output, common::Output) {
     let project = project_copy();
     let data = tempfile::tempdir().unwrap();
     let dir = project.path();

@@ -174,12 +174,23 @@ pub fn run_binary(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
 /// Runs `program` with `args` in `dir` as the binary is run (a wrapper such as `sh` that
 /// ends by starting the binary, say), with the same environment and time limit.
 pub fn run_program(program: &str, dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+    run_program_with_data(program, dir, &dir.join(".data"), args, stdin)
+}
+
+/// Runs `program` as [`run_program`] does, with its data folder (journals, history) in `data`.
+pub fn run_program_with_data(
+    program: &str,
+    dir: &Path,
+    data: &Path,
+    args: &[&str],
+    stdin: Option<&str>,
+) -> Output {
     let mut child = Command::new(program)
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env_remove("SANDTABLE_HOME")
-        .env("SANDTABLE_DATA", dir.join(".data"))
+        .env("SANDTABLE_DATA", data)
         .env("RUST_BACKTRACE", "0")
         .stdin(if stdin.is_some() {
             Stdio::piped()
