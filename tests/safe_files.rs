@@ -628,6 +628,14 @@ fn scenario_of(ws: &Workspace, name: &str, ruleset: &str) {
     ws.write(&format!("proj/scenarios/{name}.yaml"), &text);
 }
 
+/// A copy of the `playmobil` package inside the project `proj/` of `ws`, named `evil`, whose
+/// parts a test then links out; its folder.
+fn evil_package(ws: &Workspace) -> std::path::PathBuf {
+    let evil = ws.path().join("proj/scripts/rulesets/evil");
+    copy_dir(&common::project().join("scripts/rulesets/playmobil"), &evil);
+    evil
+}
+
 /// Runs the binary on the project `proj` in `ws`.
 fn in_project(ws: &Workspace, proj: &str, args: &[&str], stdin: Option<&str>) -> common::Output {
     let mut all = vec!["--project", proj];
@@ -692,11 +700,7 @@ fn ruleset_yaml_linked_from_outside_the_project_is_refused_unread() {
     let secret = package_outside();
     let ws = Workspace::new();
     let proj = project_copy(&ws);
-    copy_dir(
-        &common::project().join("scripts/rulesets/playmobil"),
-        &ws.path().join("proj/scripts/rulesets/evil"),
-    );
-    let yaml = ws.path().join("proj/scripts/rulesets/evil/ruleset.yaml");
+    let yaml = evil_package(&ws).join("ruleset.yaml");
     std::fs::remove_file(&yaml).expect("removed");
     symlink(&secret.path().join("secret.yaml"), &yaml);
     scenario_of(&ws, "evil", "evil");
@@ -727,9 +731,7 @@ fn abilities_folder_linked_from_outside_the_project_is_refused_unread() {
     let secret = package_outside();
     let ws = Workspace::new();
     let proj = project_copy(&ws);
-    let package = ws.path().join("proj/scripts/rulesets/playmobil");
-    copy_dir(&package, &ws.path().join("proj/scripts/rulesets/evil"));
-    let abilities = ws.path().join("proj/scripts/rulesets/evil/abilities");
+    let abilities = evil_package(&ws).join("abilities");
     std::fs::remove_dir_all(&abilities).expect("removed");
     symlink(secret.path(), &abilities);
     scenario_of(&ws, "evil", "evil");
@@ -744,9 +746,7 @@ fn shared_abilities_folder_linked_from_outside_the_project_is_refused_unread() {
     let secret = package_outside();
     let ws = Workspace::new();
     let proj = project_copy(&ws);
-    let package = ws.path().join("proj/scripts/rulesets/playmobil");
-    copy_dir(&package, &ws.path().join("proj/scripts/rulesets/evil"));
-    let yaml = ws.path().join("proj/scripts/rulesets/evil/ruleset.yaml");
+    let yaml = evil_package(&ws).join("ruleset.yaml");
     let text = std::fs::read_to_string(&yaml).expect("ruleset.yaml");
     std::fs::write(&yaml, format!("{text}\nshared_abilities: [secret]\n")).expect("written");
     std::fs::create_dir_all(ws.path().join("proj/scripts/shared")).expect("a folder");
