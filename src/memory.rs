@@ -10,12 +10,11 @@
 //! Below every layer but `limits`, so that any layer may ask.
 
 use std::alloc::{GlobalAlloc, Layout};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::limits::MAX_MEMORY_BYTES;
 
 static IN_USE: AtomicUsize = AtomicUsize::new(0);
-static COUNTING: AtomicBool = AtomicBool::new(false);
 
 /// An allocator that counts the bytes in use of the one it wraps.
 pub struct Counting<A>(pub A);
@@ -28,7 +27,6 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
         let ptr = unsafe { self.0.alloc(layout) };
         if !ptr.is_null() {
             IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
-            COUNTING.store(true, Ordering::Relaxed);
         }
         ptr
     }
@@ -38,7 +36,6 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
         let ptr = unsafe { self.0.alloc_zeroed(layout) };
         if !ptr.is_null() {
             IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
-            COUNTING.store(true, Ordering::Relaxed);
         }
         ptr
     }
@@ -60,11 +57,12 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
     }
 }
 
-/// The bytes the program holds, if it allocates through [`Counting`].
+/// The bytes the program holds, if it allocates through [`Counting`]: a program that does
+/// holds something (its session, at least) whenever it asks, so nothing counted means
+/// nothing counts.
 pub fn in_use() -> Option<usize> {
-    COUNTING
-        .load(Ordering::Relaxed)
-        .then(|| IN_USE.load(Ordering::Relaxed))
+    let held = IN_USE.load(Ordering::Relaxed);
+    (held > 0).then_some(held)
 }
 
 /// Why a script must stop for the memory the program holds, if it must: past
