@@ -47,6 +47,7 @@
 //! filter, `--exact`, `--list`, `--ignored`, `--include-ignored`, `--test-threads N`; with
 //! `HOSTILE_SHOW=1` in the environment it also prints the headline of each diagnostic.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::collections::BTreeMap;
