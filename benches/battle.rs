@@ -65,7 +65,7 @@ fn scripted_against_native(c: &mut Criterion) {
     for run in 0..runs {
         let outcome = start.battle(GameRng::for_run(5, run)).play();
         native_turns += outcome.turn;
-        // (Who is left standing is compared battle by battle in tests/native_battle.rs.)
+        // (Who is left standing is compared battle by battle in tests/it/native_battle.rs.)
         let _ = outcome.in_play;
         if let Some(w) = outcome.winner {
             native_wins[w] += 1;

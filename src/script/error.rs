@@ -372,7 +372,7 @@ fn limits_of(engine: &Engine) -> Limits {
 // Rhai's own texts ("Expression exceeds maximum complexity", "Data type incorrect: string
 // (expecting Fn)") are written for Rust programmers. Every kind of error Rhai can give is
 // said here again as a sentence for a wargamer, naming the limit and its number where one
-// was broken; `tests/messages.rs` holds each kind to it.
+// was broken; `tests/it/messages.rs` holds each kind to it.
 
 /// How an error is said: the message and, where one is known, how to fix it.
 type Words = (String, Option<String>);

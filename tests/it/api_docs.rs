@@ -28,7 +28,7 @@ fn the_reference_is_made_from_the_registered_functions() {
         committed == made,
         "docs/api.md is not what the registered functions and src/script/api/reference.md \
          make (`-` committed, `+` made); regenerate it with `UPDATE_GOLDEN=1 cargo test \
-         --test api_docs`:\n{}",
+         --test it api_docs::`:\n{}",
         diff(&committed, &made)
     );
 }

@@ -92,7 +92,7 @@ fn test_references(text: &str) -> Vec<(String, String)> {
         let Some((file, after)) = rest.split_once(".rs::") else {
             continue;
         };
-        if file.contains(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        if file.contains(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '/')) {
             continue;
         }
         let name: String = after

@@ -256,7 +256,7 @@ fn every_replayed_transcript_in_the_docs_is_what_the_program_prints() {
     assert!(replayed >= 10, "only {replayed} blocks are replayed");
     assert!(
         failures.is_empty(),
-        "{}\n(run `UPDATE_GOLDEN=1 cargo test --test docs replayed` to rewrite the blocks, and \
+        "{}\n(run `UPDATE_GOLDEN=1 cargo test --test it docs::replayed` to rewrite the blocks, and \
          look at the diff)",
         failures.join("\n\n")
     );
@@ -275,7 +275,7 @@ fn every_transcript_in_the_docs_is_replayed_or_says_why_not() {
     let mut unmarked = Vec::new();
     for doc in documents() {
         // docs/api.md is made from the code's doc comments, its examples checked by
-        // tests/api_docs.rs.
+        // tests/it/api_docs.rs.
         if NOT_YET_MARKED.contains(&doc.as_str()) || doc == "docs/api.md" {
             continue;
         }

@@ -386,7 +386,7 @@ fn layer_breaches(files: &[SourceFile]) -> Vec<Breach> {
                 line: 1,
                 name: own.clone(),
                 message: format!(
-                    "`{own}` is not a layer; add it to LAYERS in tests/layers.rs and to ARCHITECTURE.md"
+                    "`{own}` is not a layer; add it to LAYERS in tests/it/layers.rs and to ARCHITECTURE.md"
                 ),
             });
             continue;
@@ -575,12 +575,12 @@ fn assert_none(what: &str, breaches: &[Breach], stale: &[&(&str, &str, &str)]) {
     let list = |b: &[Breach]| b.iter().map(|b| format!("  {b}\n")).collect::<String>();
     assert!(
         breaches.is_empty(),
-        "{what}:\n{}(see ARCHITECTURE.md; fix the file, or as a last resort add an exception, with its reason, in tests/layers.rs)",
+        "{what}:\n{}(see ARCHITECTURE.md; fix the file, or as a last resort add an exception, with its reason, in tests/it/layers.rs)",
         list(breaches)
     );
     assert!(
         stale.is_empty(),
-        "exceptions for {what} that no longer match anything; remove them from tests/layers.rs: {stale:?}"
+        "exceptions for {what} that no longer match anything; remove them from tests/it/layers.rs: {stale:?}"
     );
 }
 
@@ -654,12 +654,12 @@ fn no_module_cycles() {
         .collect();
     assert!(
         left.is_empty(),
-        "module cycles:\n{}(see ARCHITECTURE.md; break the cycle, or as a last resort add the use that closes it, with its reason, to CYCLE_EXCEPTIONS in tests/layers.rs)",
+        "module cycles:\n{}(see ARCHITECTURE.md; break the cycle, or as a last resort add the use that closes it, with its reason, to CYCLE_EXCEPTIONS in tests/it/layers.rs)",
         left.concat()
     );
     assert!(
         stale.is_empty(),
-        "cycle exceptions for uses that are gone; remove them from tests/layers.rs: {stale:?}"
+        "cycle exceptions for uses that are gone; remove them from tests/it/layers.rs: {stale:?}"
     );
 }
 

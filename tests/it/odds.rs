@@ -71,7 +71,7 @@ fn text_output_shows_fractions_percentages_mean_and_bars() {
 // Guards the wording of a contest: the ties are a share of all rolls, not of the
 // attacker's wins ("of which ties 24.77%" read as a quarter of the wins), so the attacker's
 // line splits into its two parts and the heading says what every figure is a share of; the
-// example in docs/odds.md is this output (replayed by tests/docs.rs).
+// example in docs/odds.md is this output (replayed by tests/it/docs.rs).
 #[test]
 fn contest_text_splits_the_attackers_wins_into_shares_of_all_rolls() {
     let out = sandtable(&["odds", "3d6 vs 2d6"], None);

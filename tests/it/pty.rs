@@ -494,7 +494,7 @@ fn strip_escapes(text: &str) -> String {
 }
 
 // Guards "a progress bar on a terminal": on a pseudo-terminal `sim` draws its bar on standard
-// error while the battles run (the piped case, with no bar, is in tests/sim.rs), and clears
+// error while the battles run (the piped case, with no bar, is in tests/it/sim.rs), and clears
 // it before the report.
 #[test]
 fn sim_on_a_terminal_shows_a_progress_bar() {

@@ -182,7 +182,7 @@ fn sim_bad_input_is_a_clear_error() {
 /// so it cannot drift from the rules and the policy unnoticed. 2,000 paired battles take
 /// about 5 seconds in a release build and too long in a debug one, so it runs on request.
 #[test]
-#[ignore = "2,000 paired battles: run `cargo test --release --test sim -- --ignored`"]
+#[ignore = "2,000 paired battles: run `cargo test --release --test it sim:: -- --ignored`"]
 fn example_house_rule_report_is_what_its_command_prints() {
     let report = std::fs::read_to_string(project_file(
         "examples/house_rules/ties_to_defender.report.txt",

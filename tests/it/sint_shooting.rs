@@ -7,7 +7,7 @@
 //! each die the rules roll is the next line), so every result is certain and its narration is
 //! asserted exactly. Most tests start the shooting phase directly (`set_phase("shooting")`) and
 //! give the shooter his leave to fire as the orders would (`_may aim`, `_may snap`): the orders
-//! themselves are guarded in `tests/soldiers_in_time.rs`; the first test goes through them.
+//! themselves are guarded in `tests/it/soldiers_in_time.rs`; the first test goes through them.
 
 use crate::common;
 

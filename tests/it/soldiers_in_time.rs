@@ -1153,7 +1153,8 @@ fn a_friend_within_an_inch_of_a_long_base_checks_morale_when_it_falls() {
 #[test]
 fn an_order_is_for_one_turn() {
     // pte_1's run is never revealed in turn 1; in turn 2 he has no order.
-    let lines = "order pte_1 run\n".to_string() + "end_turn\n".repeat(8).as_str() + "reveal pte_1\n";
+    let lines =
+        "order pte_1 run\n".to_string() + "end_turn\n".repeat(8).as_str() + "reveal pte_1\n";
     let out = section_game(&["2H", "3H", "4H", "5S"]).play_ok(1, &lines);
     assert!(
         out.stdout.contains("turn 2: british to play"),

@@ -278,7 +278,7 @@ impl Game {
 /// The prompt's word that the battle is over (the result and what to do next, said once
 /// after the line that ended it) is left out: these small test armies often end the battle
 /// with a single blow, and the tests read what the line did.
-/// `tests/sint_battle.rs::the_prompt_tells_the_players_once_when_the_battle_is_over` reads it.
+/// `tests/it/sint_battle.rs::the_prompt_tells_the_players_once_when_the_battle_is_over` reads it.
 #[track_caller]
 pub fn transcript(out: &Output) -> String {
     let played = match out.stdout.find("\n> ") {
