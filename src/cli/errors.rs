@@ -10,8 +10,6 @@
 //! cause of an error that has one (`sim` stopped by a runaway script) is in `cause`, each an
 //! object of the same shape. `docs/json.md` documents it for users.
 
-use std::io::IsTerminal;
-
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, SourceSpan};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -56,7 +54,7 @@ pub fn render_error(e: &Error) -> String {
     };
     let plain = render(GraphicalTheme::unicode_nocolor());
     match super::printable::printable(&plain) {
-        std::borrow::Cow::Borrowed(_) if super::colour(std::io::stderr().is_terminal()) => {
+        std::borrow::Cow::Borrowed(_) if super::colour(super::capture::stderr_is_terminal()) => {
             render(GraphicalTheme::unicode())
         }
         safe => safe.into_owned(),

@@ -11,6 +11,7 @@ macro_rules! outln {
 
 mod announcer;
 mod battle;
+mod capture;
 mod check;
 pub mod command;
 mod data_dir;
@@ -40,6 +41,7 @@ use crate::game::project::Project;
 use crate::game::scenario::Scenario;
 use crate::session::Session;
 
+pub use capture::{Captured, run_in_process};
 pub use errors::{error_json, render_error};
 pub(crate) use errors::{report_error, report_warning};
 
@@ -221,35 +223,52 @@ enum Command {
     },
 }
 
-/// Runs the command line and returns the exit status.
+/// Runs the command line of the process on the real streams and returns the exit status.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    ExitCode::from(run(std::env::args_os().collect()))
+}
+
+/// Runs the command line `words` (the program's name first) and returns the exit status:
+/// the one path of [`main`] and of [`run_in_process`], whose output goes wherever the
+/// writers below send it.
+fn run(words: Vec<std::ffi::OsString>) -> u8 {
+    let cli = match Cli::try_parse_from(&words) {
         Ok(cli) => cli,
-        Err(e) if e.use_stderr() && json_asked() => {
+        Err(e) if e.use_stderr() && json_asked(&words) => {
             write_err(&errors::usage_error_json(&e));
-            return ExitCode::from(2);
+            return 2;
         }
         Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            if capture::active() {
+                let text = e.render().to_string();
+                if e.use_stderr() {
+                    write_err_styled(&text);
+                } else {
+                    write_out_styled(&text);
+                }
+            } else {
+                let _ = e.print();
+            }
+            return if e.use_stderr() { 2 } else { 0 };
         }
     };
     let json = cli.common.json;
     match dispatch(cli) {
-        Ok(code) => ExitCode::from(code),
+        Ok(code) => code,
         Err(e) => {
             report_error(&e, json);
-            ExitCode::from(e.exit_code())
+            e.exit_code()
         }
     }
 }
 
 /// Whether `--json` is among the arguments (before any `--`), for a command line that clap
 /// refused: its error must be JSON too.
-fn json_asked() -> bool {
-    std::env::args_os()
+fn json_asked(words: &[std::ffi::OsString]) -> bool {
+    words
+        .iter()
         .skip(1)
-        .take_while(|a| a != "--")
+        .take_while(|a| *a != "--")
         .any(|a| a == "--json")
 }
 
@@ -438,7 +457,9 @@ pub(crate) fn write_err(text: &str) {
 /// before sandtable coloured it (a miette report, see `errors::render_error`).
 pub(crate) fn write_err_styled(text: &str) {
     use std::io::Write;
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    if !capture::err(text.as_bytes()) {
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    }
 }
 
 /// Set once standard output is closed, so nothing more is written to it.
@@ -462,6 +483,13 @@ fn to_stdout(write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::R
 /// than building it in memory first; like [`write_out`], a closed standard output ends it.
 pub(crate) fn write_out_with(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) {
     use std::io::Write;
+    if capture::active() {
+        let mut text = Vec::new();
+        // Writing to memory fails only if `write` itself does; what it wrote stands.
+        let _ = write(&mut text);
+        capture::out(&text);
+        return;
+    }
     to_stdout(|stdout| {
         let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout);
         write(&mut out)?;
@@ -480,5 +508,7 @@ pub(crate) fn write_out(text: &str) {
 /// before sandtable coloured it (the map).
 pub(crate) fn write_out_styled(text: &str) {
     use std::io::Write;
-    to_stdout(|stdout| stdout.write_all(text.as_bytes()));
+    if !capture::out(text.as_bytes()) {
+        to_stdout(|stdout| stdout.write_all(text.as_bytes()));
+    }
 }

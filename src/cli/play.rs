@@ -3,7 +3,6 @@
 //! changes, as `:quit`, `:open` and `:load` do); with piped input it reads lines plainly and echoes each one, so a transcript
 //! reads like the game.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use rustyline::history::DefaultHistory;
@@ -74,7 +73,7 @@ pub fn say_opened(session: &Session, path: &std::path::Path) {
 /// Plays on at the prompt (or from piped input), writing the journal.
 fn go_on(session: &mut Session, json: bool, journal: Rc<RefCell<Journal>>) -> Result<u8, Error> {
     let feed = DiceFeed::live(&journal);
-    if std::io::stdin().is_terminal() {
+    if super::capture::stdin_is_terminal() {
         interactive(session, json, &journal, &feed)
     } else {
         let lines = std::iter::from_fn(read_line).map(|l| Item::Line(l, Vec::new()));
@@ -344,7 +343,7 @@ fn carry_out(
         Ok(Reply::Done) => Some(true),
         Ok(Reply::Map) => {
             if !json {
-                let colour = super::colour(std::io::stdout().is_terminal());
+                let colour = super::colour(super::capture::stdout_is_terminal());
                 // Coloured: its names were made printable before they were painted.
                 let seen = |i: usize| session.seen(i);
                 super::write_out_styled(&format!(
@@ -477,20 +476,16 @@ fn ask_dice(prompt: &str) -> Option<String> {
     let answer = read_line();
     // Piped answers are not echoed by a terminal: show them, as lines are (and as a replay
     // of the journal does).
-    if !std::io::stdin().is_terminal() {
+    if !super::capture::stdin_is_terminal() {
         super::write_out(&format!("{}\n", answer.as_deref().unwrap_or("")));
     }
     answer
 }
 
-/// One line of standard input, without holding a lock between lines (manual dice read
-/// from the same input between two entries).
+/// One line of standard input (or of the text a run in the process reads), without holding
+/// a lock between lines (manual dice read from the same input between two entries).
 fn read_line() -> Option<String> {
-    let mut line = String::new();
-    match std::io::stdin().read_line(&mut line) {
-        Ok(0) | Err(_) => None,
-        Ok(_) => Some(line.trim_end_matches(['\n', '\r']).to_string()),
-    }
+    super::capture::read_line()
 }
 
 /// The ruleset's word for a line of a secret verb (`order written`), when `text` is one.

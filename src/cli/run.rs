@@ -4,7 +4,6 @@
 //! column (`game.txt:3:7`), any other error starts with the line (`game.txt:3: ...`).
 
 use std::collections::HashMap;
-use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
 use super::command::{self, Reply};
@@ -51,10 +50,7 @@ pub fn run(
             (shown, text)
         }
         _ => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .take(MAX_BATCH_BYTES as u64 + 1)
-                .read_to_end(&mut bytes)
+            let bytes = super::capture::read_to_end(MAX_BATCH_BYTES as u64 + 1)
                 .map_err(|e| Error::other(format!("cannot read standard input: {e}"), None))?;
             if bytes.len() > MAX_BATCH_BYTES {
                 let (message, help) = batch_too_big("standard input");
@@ -143,7 +139,7 @@ pub fn run(
             Reply::Done => {}
             Reply::Map => {
                 if !common.json {
-                    let colour = super::colour(std::io::stdout().is_terminal());
+                    let colour = super::colour(super::capture::stdout_is_terminal());
                     // Coloured: its names were made printable before they were painted.
                     super::write_out_styled(&format!(
                         "{}\n",

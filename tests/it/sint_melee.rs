@@ -284,7 +284,10 @@ fn a_house_rule_may_change_the_melee_modifiers() {
     );
     let out = g.play_ok(
         1,
-        "set_phase(\"melee\")\n:with plus3.rhai\n:dice manual\nfight pte warrior\n1\n1\n",
+        &format!(
+            "set_phase(\"melee\")\n:with {}\n:dice manual\nfight pte warrior\n1\n1\n",
+            g.file("plus3.rhai")
+        ),
     );
     printed(
         &out,

@@ -1254,7 +1254,8 @@ fn a_house_rule_changes_a_shots_modifiers_reload_and_damage_through_hooks() {
         "fn to_hit_modifier(v, info) { if info.why == \"snap fire\" { 1 } else { v } }\nfn reload_on(v, info) { 9 }\nfn damage(v, info) { \"1d4\" }\n",
     );
     let setup = format!(
-        ":with steady.rhai\n{}unit(\"pte_1\").tag(\"unloaded\")\n",
+        ":with {}\n{}unit(\"pte_1\").tag(\"unloaded\")\n",
+        g.file("steady.rhai"),
         shooting("british", &[("pte_1", "_may snap")])
     );
     let told = shot(&g, &setup, "shoot pte_1 warrior\n9\n5\n2\n");

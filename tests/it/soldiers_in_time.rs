@@ -1389,7 +1389,10 @@ fn a_house_rule_knows_which_leader_or_flag_modifies_a_check() {
     );
     let out = g.play_ok(
         1,
-        ":with leaders.rhai\n_morale_card(unit(\"pte_1\"))\n_morale_card(unit(\"pte_2\"))\n",
+        &format!(
+            ":with {}\n_morale_card(unit(\"pte_1\"))\n_morale_card(unit(\"pte_2\"))\n",
+            g.file("leaders.rhai")
+        ),
     );
     out.stdout_has(&[
         "  pte_1 morale check: card 7♠ against 7: passes (7 is at or under 7)\n",

@@ -1,9 +1,10 @@
-//! Small two-sided Playmobil scenarios written for one test each, and played through the
-//! binary: Rome on the south edge against the Vikings on the north, on a 48" x 36" table.
+//! Small two-sided Playmobil scenarios written for one test each, and played in the process
+//! through the library ([`Game::play`] and its kin; [`Game::play_binary`] and
+//! [`Game::sandtable`] start the binary): Rome on the south edge against the Vikings on the north, on a 48" x 36" table.
 
 use std::path::Path;
 
-use super::{Output, Workspace, json_lines, project, run_binary};
+use super::{Output, Workspace, in_process, json_lines, project, run_binary};
 
 use serde_json::Value;
 
@@ -170,13 +171,59 @@ impl Game {
         out
     }
 
-    /// Plays prompt lines at the piped prompt (which carries on after a refused action).
+    /// Runs `sandtable ARGS` in the process, in the game's project, with its data folder in
+    /// the game's folder; the game's own files (`game.yaml`, `turn.rhai`, `turn.txt`) made absolute.
+    pub fn in_process(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let root = if self.own_project {
+            self.ws.path().to_path_buf()
+        } else {
+            project()
+        };
+        let absolute: Vec<String> = args
+            .iter()
+            .map(|a| match *a {
+                "game.yaml" | "turn.rhai" | "turn.txt" => self.file(a),
+                other => other.to_string(),
+            })
+            .collect();
+        let mut all = vec!["--project", root.to_str().expect("a UTF-8 path")];
+        all.extend(absolute.iter().map(String::as_str));
+        in_process(&self.ws.path().join(".data"), &all, stdin)
+    }
+
+    /// The absolute path of a file in the game's folder (for a line that names it: `:with`).
+    pub fn file(&self, name: &str) -> String {
+        self.ws.path().join(name).display().to_string()
+    }
+
+    /// Plays prompt lines at the piped prompt (which carries on after a refused action), in
+    /// the process. A line naming a file (`:save`, `:open`, `:load`, `:with`) names it from
+    /// the current folder, which is the game's own only for the binary: name it absolute
+    /// ([`Game::file`]) or play with [`Game::play_binary`].
+    #[track_caller]
     pub fn play(&self, seed: u64, lines: &str) -> Output {
+        for line in lines.lines() {
+            let mut words = line.split_whitespace();
+            let word = words.next().unwrap_or_default();
+            let relative = words
+                .next()
+                .is_some_and(|w| std::path::Path::new(w).is_relative());
+            assert!(
+                !([":save", ":open", ":load", ":with"].contains(&word) && relative),
+                "`{line}` names a file from the current folder: name it with `Game::file` or play with `play_binary`"
+            );
+        }
+        let seed = seed.to_string();
+        self.in_process(&["play", "game.yaml", "--seed", &seed], Some(lines))
+    }
+
+    /// Plays prompt lines at the piped prompt of the binary, in the game's folder.
+    pub fn play_binary(&self, seed: u64, lines: &str) -> Output {
         let seed = seed.to_string();
         self.sandtable(&["play", "game.yaml", "--seed", &seed], Some(lines))
     }
 
-    /// Plays prompt lines that must all succeed.
+    /// Plays prompt lines that must all succeed (in the process).
     #[track_caller]
     pub fn play_ok(&self, seed: u64, lines: &str) -> Output {
         let out = self.play(seed, lines);
@@ -193,11 +240,11 @@ impl Game {
         out
     }
 
-    /// Runs a `.rhai` script in the game.
+    /// Runs a `.rhai` script in the game (in the process).
     pub fn script(&self, seed: u64, code: &str) -> Output {
         self.ws.write("turn.rhai", code);
         let seed = seed.to_string();
-        self.sandtable(
+        self.in_process(
             &[
                 "run",
                 "turn.rhai",
@@ -225,19 +272,19 @@ impl Game {
         if explain {
             args.push("--explain");
         }
-        self.sandtable(&args, None)
+        self.in_process(&args, None)
     }
 
-    /// `sandtable check game.yaml`.
+    /// `sandtable check game.yaml`, in the process.
     pub fn check(&self) -> Output {
-        self.sandtable(&["check", "game.yaml"], None)
+        self.in_process(&["check", "game.yaml"], None)
     }
 
     /// The exact odds of a rules action at the start of the game: `odds --action LINE --json`
     /// on the game's scenario (every outcome of the dice played by the real scripts).
     #[track_caller]
     pub fn odds(&self, action: &str) -> Value {
-        let out = self.sandtable(
+        let out = self.in_process(
             &[
                 "--json",
                 "odds",
@@ -264,7 +311,7 @@ impl Game {
     #[track_caller]
     pub fn events(&self, seed: u64, lines: &str) -> Vec<serde_json::Value> {
         let seed = seed.to_string();
-        let out = self.sandtable(
+        let out = self.in_process(
             &["play", "game.yaml", "--seed", &seed, "--json"],
             Some(lines),
         );

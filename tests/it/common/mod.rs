@@ -1,5 +1,7 @@
-//! Helpers shared by the integration tests: run the real `sandtable` binary in a temporary
-//! folder, with a time limit, and compare its output with golden files.
+//! Helpers shared by the integration tests: run the command line in the process
+//! ([`in_process`], what the rule tests use) or the real `sandtable` binary in a temporary
+//! folder with a time limit ([`sandtable`], [`run_binary`]: for tests whose subject is the
+//! binary), and compare output with snapshots.
 //!
 //! Every run passes `--project` (this crate's folder) and `NO_COLOR=1`, and gives the binary a
 //! data folder of its own (`SANDTABLE_DATA`, where journals and history go) in a temporary
@@ -164,6 +166,22 @@ pub fn binary_command(project: &Path, args: &[&str]) -> Command {
         .env("NO_COLOR", "1")
         .env("SANDTABLE_DATA", SHARED_DATA);
     command
+}
+
+/// Runs `sandtable ARGS` in the process, through the library
+/// ([`sandtable::cli::run_in_process`]) rather than the binary: `stdin` is the piped input
+/// (nothing when `None`) and the data folder is `data`. Relative paths are from this process's
+/// folder, so the caller passes them absolute. No memory limit holds here (the binary's
+/// allocator counts it): its tests start the binary.
+pub fn in_process(data: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+    let started = Instant::now();
+    let out = sandtable::cli::run_in_process(args.iter().copied(), stdin.unwrap_or(""), data);
+    Output {
+        stdout: out.stdout,
+        stderr: out.stderr,
+        code: i32::from(out.code),
+        elapsed: started.elapsed(),
+    }
 }
 
 /// Runs the binary with exactly `args` (no `--project` added) in `dir`.
