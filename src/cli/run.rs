@@ -140,7 +140,8 @@ pub fn run(
                     Some("use `sandtable play` for real cards".into()),
                 )));
             }
-            Reply::Done => {}
+            // `Odds` never: `analysis::command::run_line` answers the odds a line asks for.
+            Reply::Done | Reply::Odds { .. } => {}
             Reply::Map => {
                 if !common.json {
                     let colour = super::colour(std::io::stdout().is_terminal());
