@@ -18,8 +18,8 @@ use crate::game::scenario::Scenario;
 use crate::script::engine::{self, Budget, Limits};
 use crate::script::error::Sources;
 use crate::script::functions::HouseRuleFunctions;
-use crate::session::command::said;
 use crate::session::Session;
+use crate::session::command::said;
 
 /// Checks every file under the given paths. Exit status 1 if any has a problem. A house rule
 /// (a `.rhai` file outside the rulesets' packages) is checked in `scenario`, or in a scenario
