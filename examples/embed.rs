@@ -3,7 +3,7 @@
 //!
 //! Run with `cargo run --example embed`.
 
-use sandtable::cli::command::render;
+use sandtable::game::event::render;
 use sandtable::game::project::Project;
 use sandtable::game::scenario::Scenario;
 use sandtable::session::Session;

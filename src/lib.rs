@@ -10,12 +10,14 @@
 //!    the hook dispatcher;
 //! 4. [`session`]: one game in play, and the lines that act on it, parsed then run;
 //! 5. [`analysis`]: odds of actions and Monte Carlo, driving sessions through parsed actions;
-//! 6. [`cli`]: the front ends, and every rendering of text.
+//! 6. `cli`: the front ends (behind the default feature `cli`, with clap, rustyline and
+//!    indicatif; without it the crate is the library alone).
 //!
 //! [`error`] is the crate's error type, which every layer uses, and [`limits`] every limit
 //! with its number, which every layer may read.
 
 pub mod analysis;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod error;
 pub mod game;

@@ -2,4 +2,5 @@
 //! drive sessions through parsed actions, never through the prompt's text.
 
 pub mod action_odds;
+pub mod command;
 pub mod sim;

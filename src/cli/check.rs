@@ -19,6 +19,7 @@ use crate::script::engine::{self, Budget, Limits};
 use crate::script::error::Sources;
 use crate::script::functions::HouseRuleFunctions;
 use crate::session::Session;
+use crate::session::command::said;
 
 /// Checks every file under the given paths. Exit status 1 if any has a problem. A house rule
 /// (a `.rhai` file outside the rulesets' packages) is checked in `scenario`, or in a scenario
@@ -231,44 +232,6 @@ impl std::fmt::Display for Checked {
                 said(functions)
             ),
         }
-    }
-}
-
-/// What a house rule's functions do, in a line: `hooks defend_dice; replaces `melee` of
-/// `rules.rhai``.
-pub fn said(functions: &HouseRuleFunctions) -> String {
-    let mut parts = Vec::new();
-    if !functions.hooks.is_empty() {
-        parts.push(format!(
-            "hook{} {}",
-            if functions.hooks.len() == 1 { "" } else { "s" },
-            functions
-                .hooks
-                .iter()
-                .map(|h| format!("`{h}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    for r in &functions.replaces {
-        parts.push(r.to_string());
-    }
-    if !functions.verbs.is_empty() {
-        parts.push(format!(
-            "verb{} {}",
-            if functions.verbs.len() == 1 { "" } else { "s" },
-            functions
-                .verbs
-                .iter()
-                .map(|v| format!("`{v}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    if parts.is_empty() {
-        "no hooks, replacements or verbs".into()
-    } else {
-        parts.join("; ")
     }
 }
 

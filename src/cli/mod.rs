@@ -444,7 +444,7 @@ fn open_save(session: &mut Session, path: &std::path::Path) -> Result<Session, E
 
 /// Prints the events logged since the last call.
 fn flush_events(session: &mut Session, json: bool) {
-    write_out(&command::render(&session.take_events(), json));
+    write_out(&crate::game::event::render(&session.take_events(), json));
 }
 
 /// Writes to standard error, ignoring failure: there is nowhere left to report it. The text is

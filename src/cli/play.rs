@@ -340,7 +340,8 @@ fn carry_out(
                 Some(false)
             }
         },
-        Ok(Reply::Done) => Some(true),
+        // Never here: `analysis::command::run_line_as` answers the odds a line asks for.
+        Ok(Reply::Done | Reply::Odds { .. }) => Some(true),
         Ok(Reply::Map) => {
             if !json {
                 let colour = super::colour(super::capture::stdout_is_terminal());

@@ -136,7 +136,8 @@ pub fn run(
                     Some("use `sandtable play` for real cards".into()),
                 )));
             }
-            Reply::Done => {}
+            // `Odds` never: `analysis::command::run_line` answers the odds a line asks for.
+            Reply::Done | Reply::Odds { .. } => {}
             Reply::Map => {
                 if !common.json {
                     let colour = super::colour(super::capture::stdout_is_terminal());

@@ -1,7 +1,8 @@
 //! The event log: everything that happens in a game, as data.
 //!
 //! Every roll, draw, shuffle, move and state change is an [`Event`]. Front ends render events
-//! as readable text ([`Event::to_text`]) or as one JSON object per line (`--json`, via serde).
+//! as readable text ([`Event::to_text`]) or as one JSON object per line (`--json`, via serde);
+//! [`render`] does either for a run of events.
 
 use serde::{Deserialize, Serialize};
 
@@ -183,6 +184,16 @@ fn stat_len(s: &Stat) -> usize {
         Stat::List(items) => items.iter().map(stat_len).sum::<usize>() + 8,
         _ => 8,
     }
+}
+
+/// Renders events for the player: one line of text each, or one JSON object each (`--json`).
+pub fn render(events: &[Event], json: bool) -> String {
+    let mut out = String::new();
+    for e in events {
+        out.push_str(&if json { e.to_json() } else { e.to_text() });
+        out.push('\n');
+    }
+    out
 }
 
 /// `2"` or `1.5"`: a distance in inches as wargamers write it.

@@ -6,6 +6,7 @@
 //! exactly as it was before it (state, generator and log), so a broken or hostile script
 //! changes nothing.
 
+pub mod command;
 pub mod line;
 
 use std::cell::RefCell;
@@ -2104,7 +2105,7 @@ mod tests {
                     "let v = unit(\"viking_1\"); let l = unit(\"legionary_1\"); melee(v, l);",
                 )
                 .unwrap();
-            crate::cli::command::render(&s.take_events(), true)
+            crate::game::event::render(&s.take_events(), true)
         };
         assert_eq!(run(5), run(5));
         assert_ne!(run(5), run(6));

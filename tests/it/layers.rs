@@ -67,19 +67,19 @@ const RULESET_WORD_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "`DEFAULT_SCENARIO` is `scenarios/romans_vs_vikings.yaml`, the default scenario DESIGN.md names",
     ),
     (
-        "cli/command.rs",
+        "session/command.rs",
         "viking",
         "the meta commands' help and usage errors give examples from the default scenario \
          (`:show viking_1`, `:odds melee viking_1 legionary_1`, `:with house/vikings_in_wood.rhai`), \
          and so does the `:help` footer",
     ),
     (
-        "cli/command.rs",
+        "session/command.rs",
         "legionary",
         "the help of `:odds` gives an example from the default scenario",
     ),
     (
-        "cli/command.rs",
+        "session/command.rs",
         "melee",
         "the help of `:odds` gives an example with the default ruleset's verb",
     ),
@@ -804,7 +804,7 @@ fn modules_that_use_each_other_are_a_cycle() {
 #[test]
 fn a_ruleset_word_in_code_is_a_breach_in_any_case() {
     let files = fake(&[(
-        "cli/command.rs",
+        "session/command.rs",
         concat!(
             "// melee viking_1 legionary_1\n",
             "const HELP: &str = \"e.g. `:show Viking_1`\";\n",
