@@ -34,31 +34,9 @@ where
 }
 
 /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
-/// neighbouring characters each cost one.
+/// neighbouring characters each cost one (`strsim`'s, counted in characters).
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let width = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * width];
-    for i in 0..=a.len() {
-        d[i * width] = i;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(width) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * width + j] + 1)
-                .min(d[i * width + j - 1] + 1)
-                .min(d[(i - 1) * width + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[(i - 2) * width + j - 2] + 1);
-            }
-            d[i * width + j] = v;
-        }
-    }
-    d[a.len() * width + b.len()]
+    strsim::osa_distance(a, b)
 }
 
 #[cfg(test)]
