@@ -16,9 +16,7 @@ const PROMPT: &str = "turn 1 · vikings > ";
 // called, `:quit` leaves.
 #[test]
 fn prompt_on_a_terminal_completes_and_plays() {
-    let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
-        return;
-    };
+    let mut pty = Pty::play(&["--seed", "3"]);
     pty.expect(PROMPT);
     // `mel` is no verb: the melee happens only if Tab completed it, and `viking_1` is its
     // first argument only if the completion ended the word.
@@ -50,9 +48,7 @@ fn a_secret_order_is_typed_without_echo() {
         "{}/scenarios/sint_edgehill_lane.yaml",
         env!("CARGO_MANIFEST_DIR")
     );
-    let Some(mut pty) = Pty::play(&[&scenario, "--seed", "1"]) else {
-        return;
-    };
+    let mut pty = Pty::play(&[&scenario, "--seed", "1"]);
     let prompt = "turn 1 · orders · royalists > ";
     pty.expect(prompt);
     pty.keys("order astley volley_f\t\n");
@@ -82,9 +78,7 @@ fn a_secret_order_is_typed_without_echo() {
 // on the line.
 #[test]
 fn tab_twice_lists_the_matches() {
-    let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
-        return;
-    };
+    let mut pty = Pty::play(&["--seed", "3"]);
     pty.expect(PROMPT);
     // The first Tab completes what the matches share, the second lists them.
     pty.keys("melee viking_1 leg\t\t");
@@ -102,9 +96,7 @@ fn tab_twice_lists_the_matches() {
 // the turn and the side, and `:undo` says where play stands again.
 #[test]
 fn the_prompt_shows_the_phase() {
-    let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
-        return;
-    };
+    let mut pty = Pty::play(&["--seed", "3"]);
     pty.expect(PROMPT);
     pty.keys("set_phase(\"movement\")\n");
     pty.expect("phase: movement");
@@ -126,9 +118,7 @@ fn the_prompt_shows_the_phase() {
 #[test]
 fn map_at_a_terminal_is_in_colour_unless_no_color_is_set() {
     for colour in [true, false] {
-        let Some(mut pty) = Pty::play_with(&["--seed", "3"], colour) else {
-            return;
-        };
+        let mut pty = Pty::play_with(&["--seed", "3"], colour);
         pty.expect(PROMPT);
         pty.keys(":map\n");
         pty.expect(" terrain: ");
@@ -160,9 +150,7 @@ const LEAVE: &str = "the game has changes since it was last saved; leave anyway?
 // leaves; a game just saved, or with nothing done, leaves at once.
 #[test]
 fn leaving_unsaved_changes_asks_first() {
-    let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
-        return;
-    };
+    let mut pty = Pty::play(&["--seed", "3"]);
     pty.expect(PROMPT);
     pty.keys("roll 1d6\n");
     pty.expect("1d6: ");
@@ -185,9 +173,7 @@ fn leaving_unsaved_changes_asks_first() {
 
     // Yes leaves; so does Ctrl-D at the question.
     for answer in ["y\n", "\x04"] {
-        let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
-            return;
-        };
+        let mut pty = Pty::play(&["--seed", "3"]);
         pty.expect(PROMPT);
         pty.keys("roll 1d6\n");
         pty.expect(PROMPT);
@@ -198,9 +184,7 @@ fn leaving_unsaved_changes_asks_first() {
     }
 
     // Nothing done, nothing to ask.
-    let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
-        return;
-    };
+    let mut pty = Pty::play(&["--seed", "3"]);
     pty.expect(PROMPT);
     pty.keys("\x04");
     let screen = pty.finish();
@@ -220,9 +204,7 @@ fn opening_or_loading_over_unsaved_changes_asks_first() {
         ":load {}\n",
         common::project_file("scenarios/romans_vs_vikings.yaml")
     );
-    let Some(mut pty) = Pty::play(&["--seed", "3"]) else {
-        return;
-    };
+    let mut pty = Pty::play(&["--seed", "3"]);
     pty.expect(PROMPT);
     pty.keys(":save game.json\n");
     pty.expect("saved to game.json");
@@ -279,9 +261,7 @@ fn an_edit_is_announced_while_the_prompt_waits() {
     let dir = tempfile::tempdir().expect("a folder");
     let rule = dir.path().join("house.rhai");
     std::fs::write(&rule, "fn unused() { 1 }\n").expect("a house rule");
-    let Some(mut pty) = Pty::play_in(dir, &["--seed", "3", "--with", "house.rhai"], false) else {
-        return;
-    };
+    let mut pty = Pty::play_in(dir, &["--seed", "3", "--with", "house.rhai"], false);
     pty.expect(PROMPT);
     // The notice comes within a second on an idle machine; what this test holds is that it
     // comes while the prompt waits, with no line entered, so it allows a machine busy with
@@ -326,23 +306,20 @@ struct Pty {
 
 impl Pty {
     /// `sandtable --project <this crate> play ARGS` at a terminal, in a temporary folder;
-    /// `None` (the test skipped) when `script` is not installed.
-    fn play(args: &[&str]) -> Option<Pty> {
+    /// Fails the test when `script` is not installed.
+    fn play(args: &[&str]) -> Pty {
         Pty::play_with(args, false)
     }
 
     /// As [`Pty::play`]; with `colour`, `NO_COLOR` is not set.
-    fn play_with(args: &[&str], colour: bool) -> Option<Pty> {
+    fn play_with(args: &[&str], colour: bool) -> Pty {
         Pty::play_in(tempfile::tempdir().expect("a folder"), args, colour)
     }
 
     /// As [`Pty::play_with`], in `dir`.
-    fn play_in(dir: tempfile::TempDir, args: &[&str], colour: bool) -> Option<Pty> {
-        if Command::new("script").arg("--version").output().is_err() {
-            eprintln!("skipped: `script` (util-linux) is not installed");
-            return None;
-        }
-        Some(Pty::start(dir, args, colour))
+    fn play_in(dir: tempfile::TempDir, args: &[&str], colour: bool) -> Pty {
+        need_script();
+        Pty::start(dir, args, colour)
     }
 
     fn start(dir: tempfile::TempDir, args: &[&str], colour: bool) -> Pty {
@@ -498,10 +475,7 @@ fn strip_escapes(text: &str) -> String {
 // it before the report.
 #[test]
 fn sim_on_a_terminal_shows_a_progress_bar() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: `script` (util-linux) is not installed");
-        return;
-    }
+    need_script();
     let command = format!(
         "{} --project {} sim {}/scenarios/romans_vs_vikings.yaml --runs 120 --seed 1 --threads 1",
         common::BINARY,
@@ -526,4 +500,15 @@ fn sim_on_a_terminal_shows_a_progress_bar() {
         screen.contains("120 battles from seed 1"),
         "no report: {screen}"
     );
+}
+
+/// Fails the test, saying what to install, when `script` (util-linux) is missing: a terminal
+/// test never passes by skipping. `.ci/run` installs it.
+#[track_caller]
+fn need_script() {
+    if Command::new("script").arg("--version").output().is_err() {
+        panic!(
+            "the terminal tests need `script` from util-linux (Debian: `apt-get install bsdutils`)"
+        );
+    }
 }
