@@ -46,7 +46,10 @@ fn a_misspelt_hook_in_a_house_rule_is_refused_with_the_hook_it_is_close_to() {
             "did you mean the hook `defend_dice` (`fn defend_dice(dice, info)`)?",
         ],
     );
-    let at_prompt = game.play(1, ":with stout.rhai\n:help defend_die\n");
+    let at_prompt = game.play(
+        1,
+        &format!(":with {}\n:help defend_die\n", game.file("stout.rhai")),
+    );
     at_prompt.stderr_has(&[
         "did you mean the hook `defend_dice`",
         "no verb or host function `defend_die`",

@@ -100,8 +100,11 @@ fn with_and_without_at_the_prompt_are_undoable() {
     let game = wood_game();
     let out = game.play_ok(
         2,
-        ":with vikings_in_wood.rhai\n:rules\nmelee legionary viking\n:undo 2\n:rules\n\
-         :redo 2\n:explain\n:without vikings_in_wood\n:rules\n",
+        &format!(
+            ":with {}\n:rules\nmelee legionary viking\n:undo 2\n:rules\n\
+             :redo 2\n:explain\n:without vikings_in_wood\n:rules\n",
+            game.file("vikings_in_wood.rhai")
+        ),
     );
     let text = out.stdout.clone();
     let in_force = "house rules in force, in the order they apply:\n  vikings_in_wood";

@@ -124,7 +124,11 @@ fn read_src() -> Vec<SourceFile> {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 walk(root, &path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
+            } else if path.extension().is_some_and(|e| e == "rs")
+                // A module's unit tests in a file of their own, `#[cfg(test)] mod tests;`,
+                // are test items as a whole, like those kept in the module's own file.
+                && path.file_name().is_none_or(|n| n != "tests.rs")
+            {
                 let rel = path.strip_prefix(root).unwrap();
                 let rel: Vec<String> = rel
                     .components()

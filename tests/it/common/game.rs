@@ -277,7 +277,9 @@ impl Game {
 
     /// `sandtable check game.yaml`, in the process.
     pub fn check(&self) -> Output {
-        self.in_process(&["check", "game.yaml"], None)
+        // As a process: `check` names the files as typed (`FAIL game.yaml`), and in the
+        // process they are passed absolute.
+        self.sandtable(&["check", "game.yaml"], None)
     }
 
     /// The exact odds of a rules action at the start of the game: `odds --action LINE --json`
