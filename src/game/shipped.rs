@@ -26,22 +26,22 @@ pub fn files() -> &'static [(&'static str, &'static [u8])] {
     FILES
 }
 
-/// A fingerprint of the shipped files (FNV-1a, 64 bits, over every path and its bytes), in
-/// hex: a binary built from other files unpacks into a folder of its own.
+/// A fingerprint of the shipped files (SHA-256 over every path and its bytes, each ended by a
+/// nul), in hex: a binary built from other files unpacks into a folder of its own.
 pub fn fingerprint() -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    use sha2::{Digest, Sha256};
+    use std::fmt::Write;
+    let mut hash = Sha256::new();
     for (path, bytes) in FILES {
-        for b in path
-            .bytes()
-            .chain([0])
-            .chain(bytes.iter().copied())
-            .chain([0])
-        {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
+        hash.update(path.as_bytes());
+        hash.update([0]);
+        hash.update(bytes);
+        hash.update([0]);
     }
-    format!("{hash:016x}")
+    hash.finalize().iter().fold(String::new(), |mut hex, b| {
+        let _ = write!(hex, "{b:02x}");
+        hex
+    })
 }
 
 /// The folder, under the data folder, that the shipped files are unpacked into.

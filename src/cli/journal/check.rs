@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::fingerprint::fingerprint;
+use super::fingerprint::matches;
 use super::{Fingerprints, Header, absolute};
 use crate::error::Error;
 use crate::game::confine::{self, Refused};
@@ -16,12 +16,12 @@ use crate::session::{RecordedOpen, Session};
 /// compares the files the replayed session reads with the fingerprints its journal recorded,
 /// warning (on standard error, as JSON with `json`) of each file that differs, once.
 pub struct Check {
-    json: bool,
+    pub(super) json: bool,
     /// The journal.
-    path: PathBuf,
+    pub(super) path: PathBuf,
     /// The project folder, absolute, that names are relative to.
-    root: PathBuf,
-    warned: BTreeSet<String>,
+    pub(super) root: PathBuf,
+    pub(super) warned: BTreeSet<String>,
 }
 
 impl Check {
@@ -104,11 +104,12 @@ impl Check {
     pub fn compare(&mut self, recorded: &Fingerprints, line: Option<usize>) {
         for (path, print) in recorded {
             let now = match self.in_project(Path::new(path)) {
-                Ok(file) => std::fs::read(file).ok().map(|bytes| fingerprint(&bytes)),
+                Ok(file) => std::fs::read(file).ok(),
                 Err(Refused::Missing(_)) => None,
                 Err(_) => continue,
             };
-            if now.as_ref() == Some(print) || !self.warned.insert(path.clone()) {
+            if now.is_some_and(|bytes| matches(print, &bytes)) || !self.warned.insert(path.clone())
+            {
                 continue;
             }
             let message = match line {

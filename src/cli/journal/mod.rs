@@ -46,8 +46,8 @@ pub use writer::Journal;
 
 /// The journal format's version: 2 added hot reloads and the scripts read mid-session; 3
 /// names files relative to the project and records the games opened; 4 records how each
-/// `:save` went.
-pub const FORMAT: u32 = 4;
+/// `:save` went; 5 fingerprints files with SHA-256 (16-digit FNV-1a before, still compared).
+pub const FORMAT: u32 = 5;
 
 /// Fingerprints of files, by name ([`name_of`]).
 pub type Fingerprints = BTreeMap<String, String>;

@@ -1,4 +1,4 @@
-use super::fingerprint::fingerprint;
+use super::fingerprint::{fingerprint, fingerprints, matches};
 use super::format::Damaged;
 use super::*;
 
@@ -6,7 +6,35 @@ use super::*;
 fn fingerprints_differ_for_different_bytes() {
     assert_eq!(fingerprint(b"fn a() { 1 }"), fingerprint(b"fn a() { 1 }"));
     assert_ne!(fingerprint(b"fn a() { 1 }"), fingerprint(b"fn a() { 2 }"));
-    assert_eq!(fingerprint(b""), "cbf29ce484222325");
+    // SHA-256 of nothing, as `sha256sum` gives it.
+    assert_eq!(
+        fingerprint(b""),
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    );
+    // A journal before format 5 recorded FNV-1a; it is still compared by it.
+    assert!(matches("cbf29ce484222325", b""));
+    assert!(!matches("cbf29ce484222325", b" "));
+    assert!(matches(&fingerprint(b"x"), b"x"));
+}
+
+// Guards that a replay notices a script changed by one byte since the journal recorded it.
+#[test]
+fn a_script_changed_by_one_byte_is_told_changed() {
+    let project = tempfile::tempdir().unwrap();
+    let root = absolute(project.path());
+    std::fs::write(root.join("rules.rhai"), "fn a() { 1 }").unwrap();
+    let recorded = fingerprints([root.join("rules.rhai")], &root);
+    let mut check = Check {
+        json: false,
+        path: root.join("j.jsonl"),
+        root: root.clone(),
+        warned: std::collections::BTreeSet::new(),
+    };
+    check.compare(&recorded, None);
+    assert!(check.warned.is_empty(), "the same file is not changed");
+    std::fs::write(root.join("rules.rhai"), "fn a() { 2 }").unwrap();
+    check.compare(&recorded, None);
+    assert!(check.warned.contains("rules.rhai"), "{:?}", check.warned);
 }
 
 #[test]
