@@ -9,7 +9,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 // The allocator the `sandtable` binary uses, so that these figures are the binary's.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use sandtable::cli::command::run_line;
+use sandtable::analysis::command::run_line;
 use sandtable::game::project::Project;
 use sandtable::game::scenario::Scenario;
 use sandtable::host::rng::GameRng;

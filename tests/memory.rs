@@ -4,7 +4,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use sandtable::cli::command::run_line;
+use sandtable::analysis::command::run_line;
 use sandtable::game::project::Project;
 use sandtable::game::scenario::Scenario;
 use sandtable::session::Session;

@@ -145,20 +145,8 @@ pub(crate) fn data_dir() -> Option<PathBuf> {
     with_capture(|c| c.data.clone()).or_else(crate::game::data_dir::data_dir)
 }
 
-/// Whether standard input is a terminal (a captured one never is).
-pub(super) fn stdin_is_terminal() -> bool {
-    use std::io::IsTerminal;
-    !active() && std::io::stdin().is_terminal()
-}
-
-/// Whether standard output is a terminal (a captured one never is).
-pub(super) fn stdout_is_terminal() -> bool {
-    use std::io::IsTerminal;
-    !active() && std::io::stdout().is_terminal()
-}
-
-/// Whether standard error is a terminal (a captured one never is).
-pub(super) fn stderr_is_terminal() -> bool {
-    use std::io::IsTerminal;
-    !active() && std::io::stderr().is_terminal()
+/// Whether `stream` (`std::io::stdin()`, `stdout()`, `stderr()`) is a terminal; a captured
+/// one never is.
+pub(super) fn is_terminal(stream: impl std::io::IsTerminal) -> bool {
+    !active() && stream.is_terminal()
 }

@@ -54,7 +54,9 @@ pub fn render_error(e: &Error) -> String {
     };
     let plain = render(GraphicalTheme::unicode_nocolor());
     match super::printable::printable(&plain) {
-        std::borrow::Cow::Borrowed(_) if super::colour(super::capture::stderr_is_terminal()) => {
+        std::borrow::Cow::Borrowed(_)
+            if super::colour(super::capture::is_terminal(std::io::stderr())) =>
+        {
             render(GraphicalTheme::unicode())
         }
         safe => safe.into_owned(),

@@ -18,8 +18,8 @@ use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::Hinter;
 use rustyline::{Context, Helper, Validator};
 
-use super::command::META_COMMANDS;
 use crate::session::Session;
+use crate::session::command::META_COMMANDS;
 
 /// What the prompt can complete, refreshed from the session before each line.
 #[derive(Default, Helper, Validator)]

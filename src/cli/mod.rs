@@ -13,7 +13,6 @@ mod announcer;
 mod battle;
 mod capture;
 mod check;
-pub mod command;
 mod data_dir;
 mod defs;
 mod errors;

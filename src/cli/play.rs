@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use rustyline::history::DefaultHistory;
 use rustyline::{ColorMode, CompletionType, Config, Editor};
 
-use super::command::standing;
 use super::helper::PromptHelper;
+use crate::session::command::standing;
 use rustyline::error::ReadlineError;
 
 use std::cell::RefCell;
@@ -17,13 +17,14 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::announcer::Announcer;
-use super::command::{self, Mode, Reply};
 use super::journal::{Check, Item, Journal};
 use super::map;
 use super::watch::Watcher;
 use super::{Common, flush_events, report_error, start_session};
+use crate::analysis::command::run_line_as;
 use crate::error::Error;
 use crate::session::Session;
+use crate::session::command::{self, Mode, Reply};
 
 /// Plays a scenario at the prompt. Returns 1 if a piped game hit an error, else 0.
 pub fn play(
@@ -73,7 +74,7 @@ pub fn say_opened(session: &Session, path: &std::path::Path) {
 /// Plays on at the prompt (or from piped input), writing the journal.
 fn go_on(session: &mut Session, json: bool, journal: Rc<RefCell<Journal>>) -> Result<u8, Error> {
     let feed = DiceFeed::live(&journal);
-    if super::capture::stdin_is_terminal() {
+    if super::capture::is_terminal(std::io::stdin()) {
         interactive(session, json, &journal, &feed)
     } else {
         let lines = std::iter::from_fn(read_line).map(|l| Item::Line(l, Vec::new()));
@@ -180,7 +181,7 @@ fn resume_play(common: &Common, journal: Option<PathBuf>, eyes: Option<&str>) ->
         feed.queue(dice);
         // The replayed part writes nothing (`:save` was done when it was played).
         let origin = format!("journal line {lines}");
-        match command::run_line_as(&mut session, &origin, &line, Mode::Replay) {
+        match run_line_as(&mut session, &origin, &line, Mode::Replay) {
             Ok(Reply::Dice(true)) => session.set_manual_dice(Some(feed.asker())),
             Ok(Reply::Dice(false)) => session.set_manual_dice(None),
             Ok(Reply::Cards(true)) => session.set_manual_cards(Some(feed.asker())),
@@ -283,7 +284,7 @@ fn carry_out(
     mode: Mode,
     secret: Option<&str>,
 ) -> Option<bool> {
-    let result = command::run_line_as(session, origin, entry, mode);
+    let result = run_line_as(session, origin, entry, mode);
     // A secret verb's line tells nothing on the screen but that it was done.
     let result = match (secret, result) {
         (Some(said), Ok(Reply::Done | Reply::Text(_))) => {
@@ -344,7 +345,7 @@ fn carry_out(
         Ok(Reply::Done | Reply::Odds { .. }) => Some(true),
         Ok(Reply::Map) => {
             if !json {
-                let colour = super::colour(super::capture::stdout_is_terminal());
+                let colour = super::colour(super::capture::is_terminal(std::io::stdout()));
                 // Coloured: its names were made printable before they were painted.
                 let seen = |i: usize| session.seen(i);
                 super::write_out_styled(&format!(
@@ -477,7 +478,7 @@ fn ask_dice(prompt: &str) -> Option<String> {
     let answer = read_line();
     // Piped answers are not echoed by a terminal: show them, as lines are (and as a replay
     // of the journal does).
-    if !super::capture::stdin_is_terminal() {
+    if !super::capture::is_terminal(std::io::stdin()) {
         super::write_out(&format!("{}\n", answer.as_deref().unwrap_or("")));
     }
     answer

@@ -6,9 +6,10 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::command::{self, Reply};
 use super::{Common, flush_events, start_session};
+use crate::analysis::command::run_line;
 use crate::error::{AtLine, Error};
+use crate::session::command::Reply;
 
 pub use crate::limits::MAX_BATCH_BYTES;
 
@@ -98,7 +99,7 @@ pub fn run(
         }
         let origin = format!("{file} line {start_line}");
         entries.insert(origin.clone(), start_byte);
-        let result = command::run_line(&mut session, &origin, line);
+        let result = run_line(&mut session, &origin, line);
         flush_events(&mut session, common.json);
         show_trace(&session, explain, common.json);
         // A diagnostic on an entry of the file (this one, or one that defined a function)
@@ -140,7 +141,7 @@ pub fn run(
             Reply::Done | Reply::Odds { .. } => {}
             Reply::Map => {
                 if !common.json {
-                    let colour = super::colour(super::capture::stdout_is_terminal());
+                    let colour = super::colour(super::capture::is_terminal(std::io::stdout()));
                     // Coloured: its names were made printable before they were painted.
                     super::write_out_styled(&format!(
                         "{}\n",

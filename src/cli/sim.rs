@@ -23,7 +23,7 @@ pub fn sim(
     let threads = threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
     // A bar on a terminal; nothing when stderr is piped or the output is JSON for a tool.
-    let bar = if super::capture::stderr_is_terminal() && !common.json {
+    let bar = if super::capture::is_terminal(std::io::stderr()) && !common.json {
         let bar = ProgressBar::new(runs);
         bar.set_style(
             ProgressStyle::with_template(

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use sandtable::cli::command::{Mode, run_line_as};
+use sandtable::analysis::command::run_line_as;
 use sandtable::game::project::Project;
 use sandtable::game::save::SavedGame;
 use sandtable::game::scenario::Scenario;
@@ -35,6 +35,7 @@ use sandtable::host::dice::DiceExpr;
 use sandtable::host::odds::{self, Dist, OddsError};
 use sandtable::host::rng::GameRng;
 use sandtable::session::Session;
+use sandtable::session::command::Mode;
 use sandtable::session::line::{Line, Parsed};
 
 // ---------------------------------------------------------------------------------------------
@@ -858,7 +859,7 @@ fn journal_line() -> impl Strategy<Value = String> {
     let target = prop::sample::select(TARGETS);
     prop_oneof![
         6 => action_line(),
-        2 => prompt_line().prop_filter("a line that leaves", |l| !sandtable::cli::command::is_quit(l)),
+        2 => prompt_line().prop_filter("a line that leaves", |l| !sandtable::session::command::is_quit(l)),
         2 => target.clone().prop_map(|t| format!(":save {t}")),
         2 => target.prop_map(|t| format!(":open {t}")),
         2 => prop::sample::select(&[":undo", ":undo 2", ":redo", ":reload", ":log 5", ":units"][..]).prop_map(str::to_string),

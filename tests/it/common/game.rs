@@ -70,8 +70,8 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A scenario written into a temporary folder as `game.yaml`, played through the binary:
-/// either in this crate's project, or in a project of its own (a copy of this crate's
+/// A scenario written into a temporary folder as `game.yaml`, played in the process or by the
+/// binary: either in this crate's project, or in a project of its own (a copy of this crate's
 /// `scripts/` plus the test's ability scripts).
 pub struct Game {
     ws: Workspace,
@@ -157,16 +157,21 @@ impl Game {
         self.ws.write(name, text);
     }
 
+    /// The project the game plays in: its own folder, or this crate's.
+    fn root(&self) -> std::path::PathBuf {
+        if self.own_project {
+            self.ws.path().to_path_buf()
+        } else {
+            project()
+        }
+    }
+
     /// Runs the binary with `args` in the game's folder and project.
     pub fn sandtable(&self, args: &[&str], stdin: Option<&str>) -> Output {
-        let out = if self.own_project {
-            let dir = self.ws.path().to_str().expect("a UTF-8 path");
-            let mut all = vec!["--project", dir];
-            all.extend_from_slice(args);
-            run_binary(self.ws.path(), &all, stdin)
-        } else {
-            self.ws.sandtable(args, stdin)
-        };
+        let root = self.root();
+        let mut all = vec!["--project", root.to_str().expect("a UTF-8 path")];
+        all.extend_from_slice(args);
+        let out = run_binary(self.ws.path(), &all, stdin);
         out.no_panic();
         out
     }
@@ -174,11 +179,7 @@ impl Game {
     /// Runs `sandtable ARGS` in the process, in the game's project, with its data folder in
     /// the game's folder; the game's own files (`game.yaml`, `turn.rhai`, `turn.txt`) made absolute.
     pub fn in_process(&self, args: &[&str], stdin: Option<&str>) -> Output {
-        let root = if self.own_project {
-            self.ws.path().to_path_buf()
-        } else {
-            project()
-        };
+        let root = self.root();
         let absolute: Vec<String> = args
             .iter()
             .map(|a| match *a {
@@ -275,10 +276,9 @@ impl Game {
         self.in_process(&args, None)
     }
 
-    /// `sandtable check game.yaml`, in the process.
+    /// `sandtable check game.yaml`, by the binary: `check` names the files as typed
+    /// (`FAIL game.yaml`), and in the process they would be passed absolute.
     pub fn check(&self) -> Output {
-        // As a process: `check` names the files as typed (`FAIL game.yaml`), and in the
-        // process they are passed absolute.
         self.sandtable(&["check", "game.yaml"], None)
     }
 
